@@ -1,0 +1,36 @@
+// Counts: the four numbers every SBFL formula reads, per element, as Eigen arrays.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "dlfl/spectrum.h"
+
+namespace dlfl {
+
+// For element e (REFERENCE §1): ef = Σ w over covering tests, ep = Σ (1 − w) over
+// covering tests, nf = F − ef, np = P − ep, where w is a test's failure weight. With
+// binary outcomes these are the classic integer counts.
+struct Counts {
+  Eigen::ArrayXd ef, ep, nf, np;
+  double failed = 0.0;  // F = Σ w
+  double passed = 0.0;  // P = Σ (1 − w)
+
+  Eigen::Index size() const noexcept { return ef.size(); }
+  // Counts from explicit arrays (nf, np derived from F and P); for tests and formulas.
+  static Counts from(Eigen::ArrayXd ef, Eigen::ArrayXd ep, double failed, double passed);
+};
+
+enum class CountsKernel {
+  automatic,  // dense bitsets when they are the smaller form, CSR otherwise
+  sparse,     // CSR scatter: ef(row) += w for each test row
+  dense,      // element-major bitsets: popcount for 0/1 outcomes
+};
+
+struct CountsOptions {
+  CountsKernel kernel = CountsKernel::automatic;
+  unsigned threads = 0;  // 0 = all hardware threads
+};
+
+Counts compute_counts(const Spectrum& spectrum, const CountsOptions& options = {});
+
+}  // namespace dlfl

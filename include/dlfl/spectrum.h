@@ -1,0 +1,92 @@
+// Spectrum: the central data model. Elements × tests coverage plus test outcomes;
+// every collector produces one, every scorer and format consumes one.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dlfl/column.h"
+#include "dlfl/coverage.h"
+#include "dlfl/element.h"
+#include "dlfl/string_pool.h"
+#include "dlfl/test_case.h"
+
+namespace dlfl {
+
+class Spectrum {
+ public:
+  Spectrum() = default;
+  // Throws dlfl::Error when the parts disagree (coverage dimensions vs element/test
+  // counts, string ids out of the pool, failure weights outside [0, 1]).
+  Spectrum(StringPool strings, Column<ElementRecord> elements, std::vector<TestCase> tests,
+           Coverage coverage);
+
+  std::size_t element_count() const noexcept { return elements_.size(); }
+  std::size_t test_count() const noexcept { return tests_.size(); }
+
+  std::span<const ElementRecord> elements() const noexcept { return elements_.span(); }
+  const ElementRecord& element(std::size_t i) const noexcept { return elements_[i]; }
+  const std::vector<TestCase>& tests() const noexcept { return tests_; }
+  const Coverage& coverage() const noexcept { return coverage_; }
+  const StringPool& strings() const noexcept { return strings_; }
+
+  std::string_view file(std::size_t element) const noexcept { return strings_[elements_[element].file]; }
+  std::string_view function(std::size_t element) const noexcept {
+    return strings_[elements_[element].function];
+  }
+  // Display name: the stored name, else `file#function:line` (GZoltar's shape), with
+  // `#function` left out when there is none.
+  std::string element_name(std::size_t element) const;
+
+  // Total failure weight F = Σ w and pass weight P = Σ (1 − w) over all tests.
+  double failed_weight() const noexcept;
+  double passed_weight() const noexcept;
+
+  // Per element, a key that orders ties deterministically by (file, first line, id):
+  // key[e] < key[f] means e is listed first. Cost: one sort of the distinct files.
+  std::vector<std::uint64_t> tie_break_keys() const;
+
+ private:
+  StringPool strings_;
+  Column<ElementRecord> elements_;
+  std::vector<TestCase> tests_;
+  Coverage coverage_;
+};
+
+// Builds a Spectrum element by element and test by test (collectors, readers, tests).
+class SpectrumBuilder {
+ public:
+  // Adds a code element; returns its id.
+  std::uint32_t add_element(std::string_view file, std::uint32_t first_line,
+                            std::uint32_t last_line = 0, std::string_view function = {},
+                            std::string_view name = {});
+  // Adds an extrinsic element such as `device=cuda`; returns its id.
+  std::uint32_t add_extrinsic(std::string_view label);
+  // Adds an element from a GZoltar-style name `file#function:line` (the parts that are
+  // absent stay empty/0); the name is kept verbatim when it does not re-derive exactly.
+  std::uint32_t add_named_element(std::string_view name);
+
+  // Adds a test with the ids of the elements it covers (any order, duplicates allowed).
+  void add_test(TestCase test, std::span<const std::uint32_t> covered);
+  void add_test(TestCase test, std::initializer_list<std::uint32_t> covered) {
+    add_test(std::move(test), std::span<const std::uint32_t>(covered.begin(), covered.size()));
+  }
+
+  std::size_t element_count() const noexcept { return elements_.size(); }
+  StringPool& strings() noexcept { return strings_; }
+
+  // Throws dlfl::Error when a test covers an element id that was never added.
+  Spectrum finish() &&;
+
+ private:
+  StringPool strings_;
+  std::vector<ElementRecord> elements_;
+  std::vector<TestCase> tests_;
+  std::vector<std::uint64_t> offsets_{0};
+  std::vector<std::uint32_t> indices_;
+};
+
+}  // namespace dlfl
