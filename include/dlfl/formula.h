@@ -36,8 +36,10 @@ class Formula {
   const std::string& definition() const noexcept { return definition_; }
   const std::string& zero_rule() const noexcept { return zero_rule_; }
 
-  // One score per element, finite (sanitized); never NaN or ±inf.
-  Eigen::ArrayXd score(const Counts& counts) const;
+  // One score per element, finite (sanitized); never NaN or ±inf. When `undefined` is
+  // given it receives the number of NaN scores (e.g. sqrt of a negative in a custom
+  // expression), which rank last.
+  Eigen::ArrayXd score(const Counts& counts, std::size_t* undefined = nullptr) const;
 
  private:
   std::string name_, definition_, zero_rule_;

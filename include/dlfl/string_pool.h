@@ -24,6 +24,12 @@ class StringPool {
   StringPool(std::span<const char> blob, std::span<const std::uint64_t> offsets,
              std::shared_ptr<const void> keeper);
 
+  // Copies and moves keep views valid (owned storage is re-pointed, mapped storage shared).
+  StringPool(const StringPool& other);
+  StringPool(StringPool&& other) noexcept;
+  StringPool& operator=(StringPool other) noexcept;
+  ~StringPool() = default;
+
   std::size_t size() const noexcept { return offsets_.size() - 1; }
   // The string with that id; the view lives as long as the pool is not modified.
   std::string_view operator[](StringId id) const noexcept {
@@ -37,6 +43,8 @@ class StringPool {
 
  private:
   void make_owned();
+  bool owns_storage() const noexcept { return offsets_.data() == own_offsets_.data(); }
+  void swap(StringPool& other) noexcept;
   std::shared_ptr<const void> keeper_;
   std::vector<char> own_blob_;
   std::vector<std::uint64_t> own_offsets_;

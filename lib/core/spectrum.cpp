@@ -1,0 +1,152 @@
+// Spectrum and SpectrumBuilder: the central data model and how it is assembled.
+#include "dlfl/spectrum.h"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <string>
+
+#include "dlfl/error.h"
+
+namespace dlfl {
+namespace {
+
+// GZoltar's element name shape: `file#function:line`, parts left out when absent.
+std::string derived_name(std::string_view file, std::string_view function, std::uint32_t line) {
+  std::string out(file);
+  if (!function.empty()) out.append("#").append(function);
+  if (line != 0) out.append(":").append(std::to_string(line));
+  return out;
+}
+
+}  // namespace
+
+Spectrum::Spectrum(StringPool strings, Column<ElementRecord> elements, std::vector<TestCase> tests,
+                   Coverage coverage)
+    : strings_(std::move(strings)), elements_(std::move(elements)), tests_(std::move(tests)),
+      coverage_(std::move(coverage)) {
+  if (coverage_.elements() != elements_.size() || coverage_.tests() != tests_.size())
+    throw Error("spectrum: coverage is " + std::to_string(coverage_.tests()) + " tests x " +
+                std::to_string(coverage_.elements()) + " elements, but there are " +
+                std::to_string(tests_.size()) + " tests and " + std::to_string(elements_.size()) +
+                " elements");
+  const std::size_t n_strings = strings_.size();
+  for (std::size_t i = 0; i < elements_.size(); ++i) {
+    const auto& e = elements_[i];
+    if (e.file >= n_strings || e.function >= n_strings || e.name >= n_strings)
+      throw Error("spectrum: element " + std::to_string(i) + " names a string that does not exist");
+    if (e.kind != ElementKind::code && e.kind != ElementKind::extrinsic)
+      throw Error("spectrum: element " + std::to_string(i) + " has an unknown kind");
+  }
+  for (const auto& t : tests_)
+    if (!(t.failure_weight >= 0.0 && t.failure_weight <= 1.0))
+      throw Error("spectrum: test " + t.name + " has failure weight " +
+                  std::to_string(t.failure_weight) + ", outside [0, 1]");
+}
+
+std::string Spectrum::element_name(std::size_t element) const {
+  const auto& e = elements_[element];
+  if (e.name != 0) return std::string(strings_[e.name]);
+  return derived_name(strings_[e.file], strings_[e.function], e.first_line);
+}
+
+double Spectrum::failed_weight() const noexcept {
+  double f = 0.0;
+  for (const auto& t : tests_) f += t.failure_weight;
+  return f;
+}
+
+double Spectrum::passed_weight() const noexcept {
+  double p = 0.0;
+  for (const auto& t : tests_) p += 1.0 - t.failure_weight;
+  return p;
+}
+
+std::vector<std::uint64_t> Spectrum::tie_break_keys() const {
+  // Rank each distinct file id by its name, then key = (file rank << 32) | first line.
+  std::vector<StringId> files;
+  files.reserve(64);
+  std::vector<std::uint32_t> file_rank(strings_.size(), 0);
+  std::vector<bool> seen(strings_.size(), false);
+  for (const auto& e : elements_)
+    if (!seen[e.file]) {
+      seen[e.file] = true;
+      files.push_back(e.file);
+    }
+  std::sort(files.begin(), files.end(),
+            [&](StringId a, StringId b) { return strings_[a] < strings_[b]; });
+  for (std::size_t r = 0; r < files.size(); ++r) file_rank[files[r]] = static_cast<std::uint32_t>(r);
+  std::vector<std::uint64_t> keys(elements_.size());
+  for (std::size_t i = 0; i < elements_.size(); ++i)
+    keys[i] = (std::uint64_t{file_rank[elements_[i].file]} << 32) | elements_[i].first_line;
+  return keys;
+}
+
+std::uint32_t SpectrumBuilder::add_element(std::string_view file, std::uint32_t first_line,
+                                           std::uint32_t last_line, std::string_view function,
+                                           std::string_view name) {
+  ElementRecord r;
+  r.file = strings_.intern(file);
+  r.function = strings_.intern(function);
+  r.first_line = first_line;
+  r.last_line = last_line == 0 ? first_line : last_line;
+  r.kind = ElementKind::code;
+  elements_.push_back(r);
+  const auto id = static_cast<std::uint32_t>(elements_.size() - 1);
+  // Keep a name only when it is not the derived one, so names cost nothing by default.
+  if (!name.empty() && derived_name(file, function, first_line) != name)
+    elements_.back().name = strings_.intern(name);
+  return id;
+}
+
+std::uint32_t SpectrumBuilder::add_extrinsic(std::string_view label) {
+  ElementRecord r;
+  r.name = strings_.intern(label);
+  r.kind = ElementKind::extrinsic;
+  elements_.push_back(r);
+  return static_cast<std::uint32_t>(elements_.size() - 1);
+}
+
+std::uint32_t SpectrumBuilder::add_named_element(std::string_view name) {
+  // GZoltar: `pkg$Class#method(args):line`; the line is the digits after the last ':'.
+  std::string_view rest = name;
+  std::uint32_t line = 0;
+  if (const auto colon = rest.rfind(':'); colon != std::string_view::npos) {
+    const auto digits = rest.substr(colon + 1);
+    std::uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec == std::errc() && end == digits.data() + digits.size() && !digits.empty()) {
+      line = value;
+      rest = rest.substr(0, colon);
+    }
+  }
+  std::string_view file = rest, function;
+  if (const auto hash = rest.find('#'); hash != std::string_view::npos) {
+    file = rest.substr(0, hash);
+    function = rest.substr(hash + 1);
+  }
+  return add_element(file, line, line, function, name);
+}
+
+void SpectrumBuilder::add_test(TestCase test, std::span<const std::uint32_t> covered) {
+  const std::size_t start = indices_.size();
+  indices_.insert(indices_.end(), covered.begin(), covered.end());
+  const auto first = indices_.begin() + static_cast<std::ptrdiff_t>(start);
+  if (!std::is_sorted(first, indices_.end())) std::sort(first, indices_.end());
+  indices_.erase(std::unique(first, indices_.end()), indices_.end());
+  offsets_.push_back(indices_.size());
+  tests_.push_back(std::move(test));
+}
+
+Spectrum SpectrumBuilder::finish() && {
+  const std::size_t n = elements_.size();
+  for (std::size_t t = 0; t + 1 < offsets_.size(); ++t)
+    if (offsets_[t + 1] > offsets_[t] && indices_[offsets_[t + 1] - 1] >= n)
+      throw Error("spectrum: test " + tests_[t].name + " covers element " +
+                  std::to_string(indices_[offsets_[t + 1] - 1]) + ", but only " +
+                  std::to_string(n) + " elements exist");
+  Coverage coverage(n, std::move(offsets_), std::move(indices_), /*validate=*/false);
+  return Spectrum(std::move(strings_), std::move(elements_), std::move(tests_), std::move(coverage));
+}
+
+}  // namespace dlfl

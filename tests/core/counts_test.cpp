@@ -1,0 +1,96 @@
+// Tests for compute_counts: every kernel agrees with Eigen's sparse product Aᵀw.
+#include "dlfl/counts.h"
+
+#include <Eigen/SparseCore>
+#include <gtest/gtest.h>
+
+#include "test_spectra.h"
+
+namespace dlfl {
+namespace {
+
+TEST(Counts, IntegerCountsOfASmallSpectrum) {
+  const Spectrum s = testing::spectrum_with_counts({2, 0, 1}, {1, 3, 0}, 2, 3);
+  const Counts c = compute_counts(s);
+  EXPECT_DOUBLE_EQ(c.failed, 2);
+  EXPECT_DOUBLE_EQ(c.passed, 3);
+  EXPECT_EQ(c.ef[0], 2);
+  EXPECT_EQ(c.ep[0], 1);
+  EXPECT_EQ(c.nf[0], 0);
+  EXPECT_EQ(c.np[0], 2);
+  EXPECT_EQ(c.ef[1], 0);
+  EXPECT_EQ(c.nf[1], 2);
+  EXPECT_EQ(c.np[1], 0);
+  EXPECT_EQ(c.ef[2], 1);
+  EXPECT_EQ(c.ep[2], 0);
+}
+
+TEST(Counts, FlakyTestsCountFractionally) {
+  SpectrumBuilder b;
+  b.add_element("a.cpp", 1);
+  b.add_element("a.cpp", 2);
+  b.add_test(TestCase::flaky("sometimes", 1, 4), {0});
+  b.add_test(TestCase::fail("always"), {0, 1});
+  const Counts c = compute_counts(std::move(b).finish());
+  EXPECT_DOUBLE_EQ(c.ef[0], 1.25);
+  EXPECT_DOUBLE_EQ(c.ep[0], 0.75);
+  EXPECT_DOUBLE_EQ(c.ef[1], 1.0);
+  EXPECT_DOUBLE_EQ(c.nf[1], 0.25);
+  EXPECT_DOUBLE_EQ(c.np[1], 0.75);
+  EXPECT_DOUBLE_EQ(c.failed, 1.25);
+  EXPECT_DOUBLE_EQ(c.passed, 0.75);
+}
+
+TEST(Counts, EmptySpectrum) {
+  const Counts c = compute_counts(SpectrumBuilder().finish());
+  EXPECT_EQ(c.size(), 0);
+  EXPECT_EQ(c.failed, 0.0);
+}
+
+// The reference: ef = Aᵀw, ep = Aᵀ(1 − w) with Eigen's own sparse matrix product.
+Counts reference_counts(const Spectrum& s) {
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (std::size_t t = 0; t < s.test_count(); ++t)
+    for (auto e : s.coverage().row(t)) triplets.emplace_back(static_cast<int>(t), static_cast<int>(e), 1.0);
+  Eigen::SparseMatrix<double> a(static_cast<Eigen::Index>(s.test_count()),
+                                static_cast<Eigen::Index>(s.element_count()));
+  a.setFromTriplets(triplets.begin(), triplets.end());
+  Eigen::VectorXd w(static_cast<Eigen::Index>(s.test_count()));
+  for (std::size_t t = 0; t < s.test_count(); ++t) w[static_cast<Eigen::Index>(t)] = s.tests()[t].failure_weight;
+  const Eigen::VectorXd ef = a.transpose() * w;
+  const Eigen::VectorXd ep = a.transpose() * (Eigen::VectorXd::Ones(w.size()) - w);
+  return Counts::from(ef.array(), ep.array(), w.sum(), static_cast<double>(w.size()) - w.sum());
+}
+
+class CountsKernels : public ::testing::TestWithParam<std::tuple<CountsKernel, unsigned, double>> {};
+
+TEST_P(CountsKernels, AgreeWithEigenSparseProduct) {
+  const auto [kernel, threads, density] = GetParam();
+  const Spectrum s = testing::random_spectrum(300, 150, density, 42);
+  const Counts expected = reference_counts(s);
+  const Counts got = compute_counts(s, {kernel, threads});
+  ASSERT_EQ(got.size(), expected.size());
+  EXPECT_TRUE(got.ef.isApprox(expected.ef, 1e-12));
+  EXPECT_TRUE(got.ep.isApprox(expected.ep, 1e-12));
+  EXPECT_TRUE(got.nf.isApprox(expected.nf, 1e-12) || (got.nf - expected.nf).abs().maxCoeff() < 1e-9);
+  EXPECT_NEAR(got.failed, expected.failed, 1e-12);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllKernels, CountsKernels,
+    ::testing::Combine(::testing::Values(CountsKernel::sparse, CountsKernel::dense, CountsKernel::automatic),
+                       ::testing::Values(1u, 2u), ::testing::Values(0.01, 0.3)));
+
+TEST(Counts, ThreadedKernelsAgreeOnALargeSpectrum) {
+  // Large enough that both kernels really split the work across threads.
+  const Spectrum s = testing::random_spectrum(20000, 120, 0.5, 7);
+  const Counts one = compute_counts(s, {CountsKernel::sparse, 1});
+  const Counts two = compute_counts(s, {CountsKernel::sparse, 2});
+  const Counts dense = compute_counts(s, {CountsKernel::dense, 2});
+  EXPECT_LT((one.ef - two.ef).abs().maxCoeff(), 1e-9);
+  EXPECT_LT((one.ep - dense.ep).abs().maxCoeff(), 1e-9);
+  EXPECT_LT((one.ef - dense.ef).abs().maxCoeff(), 1e-9);
+}
+
+}  // namespace
+}  // namespace dlfl
