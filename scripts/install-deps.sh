@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs dlfl's build and test dependencies from Debian 12 packages (nothing else is
+# downloaded). Skips apt when every package is already installed.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ clang-14 ccache pkg-config
+  libeigen3-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libxxhash-dev
+  libboost-dev libboost-graph-dev libboost-math-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 xz-utils
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,21 @@
+// Shared pieces of the subcommands: output to a file or stdout, warnings, enum options.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace dlfl::cli {
+
+// Exit codes: 0 success, 1 runtime failure (reserved), 2 bad input or usage.
+inline constexpr int kExitBadInput = 2;
+
+// Writes through `emit` to stdout (path empty or "-") or atomically to the file.
+void write_output(const std::string& path, const std::function<void(std::ostream&)>& emit);
+
+// "dlfl: warning: ..." on stderr.
+void warn(std::string_view message);
+
+}  // namespace dlfl::cli

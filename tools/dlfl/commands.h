@@ -1,0 +1,12 @@
+// The subcommands of the dlfl tool: each adds itself to the CLI11 app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace dlfl::cli {
+
+void add_rank_command(CLI::App& app);
+void add_formulas_command(CLI::App& app);
+void add_convert_command(CLI::App& app);
+
+}  // namespace dlfl::cli
