@@ -1,6 +1,7 @@
 // Spectrum file formats: detection and dispatch to one reader/writer per format.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string_view>
 
@@ -14,12 +15,14 @@ enum class SpectrumFormat {
   native,   // dlfl's memory-mappable binary file (native_format.h)
 };
 
-// From a name: "gzoltar", "legacy", "native"; throws dlfl::Error otherwise.
+// From a name: "gzoltar", "legacy", "native" (case-insensitive); throws dlfl::Error
+// listing the valid names otherwise.
 SpectrumFormat parse_spectrum_format(std::string_view name);
 
 // What an existing path holds: a directory with matrix.txt → gzoltar, with `matrix` →
-// legacy, a file starting with the native magic → native. Throws dlfl::Error naming the
-// path when none fits.
+// legacy, a file starting with the native magic → native, a file named matrix.txt →
+// gzoltar (its directory), a file named `matrix` → legacy. Throws dlfl::Error naming the
+// path when none fits (or it does not exist).
 SpectrumFormat detect_spectrum_format(const std::filesystem::path& path);
 
 // The format an output path implies when none is given: `.dlfl` → native, a path
@@ -31,8 +34,14 @@ Spectrum read_spectrum(const std::filesystem::path& path);
 Spectrum read_spectrum(const std::filesystem::path& path, SpectrumFormat format);
 
 // Writes atomically: the output appears complete or not at all (a failed write leaves
-// nothing behind and no earlier output is half-replaced).
-void write_spectrum(const Spectrum& spectrum, const std::filesystem::path& path,
-                    SpectrumFormat format);
+// nothing behind and no earlier output is half-replaced; see atomic_file.h for when an
+// existing directory is replaced). Returns the number of tests whose outcome the format
+// cannot express exactly: flaky tests (0 < failure weight < 1) that the GZoltar and
+// legacy formats write as failures; always 0 for native. Throws dlfl::Error on failure.
+std::size_t write_spectrum(const Spectrum& spectrum, const std::filesystem::path& path,
+                           SpectrumFormat format);
+
+// "gzoltar", "legacy", "native".
+std::string_view spectrum_format_name(SpectrumFormat format) noexcept;
 
 }  // namespace dlfl::io

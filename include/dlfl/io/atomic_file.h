@@ -1,0 +1,80 @@
+// AtomicFile and AtomicDirectory: outputs that appear complete or not at all.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <ostream>
+
+namespace dlfl::io {
+
+// Writes a file through a temporary sibling (`.NAME.tmp-PID-N` in the target's directory,
+// so the final rename stays on one file system and is atomic) and renames it over the
+// target on commit(). Readers of the target see the old content or the new, never a mix.
+//
+//   AtomicFile out("ranking.csv");
+//   out.stream() << ...;
+//   out.commit();          // flush + fsync + rename; throws dlfl::Error on any failure
+//
+// Destroying an AtomicFile that was not committed (an exception on the way, a failed
+// commit) removes the temporary file and leaves the target untouched. Not thread-safe;
+// movable, not copyable.
+class AtomicFile {
+ public:
+  // Creates the temporary file with mode 0666 & ~umask. Throws dlfl::Error(target, 0,
+  // "...") when it cannot be created (parent missing, not writable, ...).
+  explicit AtomicFile(std::filesystem::path target);
+  AtomicFile(AtomicFile&&) noexcept;
+  AtomicFile& operator=(AtomicFile&&) noexcept;
+  ~AtomicFile();
+
+  // The stream to write to; binary (no newline translation), buffered. Write errors
+  // (e.g. a full disk) are sticky and reported by commit(), with the errno text.
+  std::ostream& stream();
+
+  // Flushes, checks every write succeeded, fsyncs, closes and renames the temporary file
+  // over the target. Throws dlfl::Error(target, 0, "...") on failure, after removing the
+  // temporary file. Calling it twice is an error.
+  void commit();
+
+  const std::filesystem::path& target() const noexcept;
+  // The temporary file being written (empty after commit or discard).
+  const std::filesystem::path& temp_path() const noexcept;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Builds a directory (e.g. a GZoltar `txt/` output) in a temporary sibling directory and
+// renames it into place on commit(). An existing target directory is swapped out
+// atomically (Linux renameat2 RENAME_EXCHANGE; elsewhere two renames with a short window
+// where the target is missing) and then deleted.
+//
+// To never destroy unrelated data, commit() refuses (dlfl::Error) to replace an existing
+// directory that holds any entry the new directory does not also have — e.g. writing a
+// spectrum "into" a source tree fails instead of deleting it — and refuses to replace a
+// target that is not a directory. Destroying an uncommitted AtomicDirectory removes the
+// temporary directory and everything in it. Not thread-safe; movable, not copyable.
+class AtomicDirectory {
+ public:
+  // Creates the temporary directory (mode 0777 & ~umask). Throws dlfl::Error when the
+  // parent does not exist or is not writable.
+  explicit AtomicDirectory(std::filesystem::path target);
+  AtomicDirectory(AtomicDirectory&&) noexcept;
+  AtomicDirectory& operator=(AtomicDirectory&&) noexcept;
+  ~AtomicDirectory();
+
+  // Where to write the directory's files (plain files, or AtomicFiles for error checks).
+  const std::filesystem::path& temp_path() const noexcept;
+  const std::filesystem::path& target() const noexcept;
+
+  // Moves the finished directory into place. Throws dlfl::Error(target, 0, "...") on
+  // failure, after removing the temporary directory; the old target is then intact.
+  void commit();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace dlfl::io

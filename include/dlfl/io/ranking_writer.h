@@ -1,0 +1,77 @@
+// RankingWriter: one interface, one file per output format (table, csv, json, gzoltar).
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "dlfl/ranking.h"
+#include "dlfl/spectrum.h"
+
+namespace dlfl::io {
+
+// One formula's ranking over a spectrum's elements. A view: the name and the elements
+// must outlive the write call.
+struct FormulaRanking {
+  std::string_view formula;                // e.g. "ochiai", "dstar:3", or an expression
+  std::span<const RankedElement> ranking;  // as returned by dlfl::rank (maybe a top-k)
+};
+
+struct RankingWriteOptions {
+  TieRule tie_rule = TieRule::average;  // what the `rank` column reports
+  // Add the formula column/field even for a single ranking (the csv format adds it
+  // whenever there are several).
+  bool always_name_formula = false;
+};
+
+// Every format writes, per element: rank (position under the tie rule: best and worst
+// are whole numbers, average may be x.5), rank_best and rank_worst (first and last
+// position of the element's tie), the element's display name (Spectrum::element_name),
+// file, first line, function, kind (code / extrinsic) and score. Whole numbers are
+// printed without a decimal point; scores with the shortest text that reads back to the
+// same double (so the order is preserved exactly). kInfiniteScore (formula.h, the
+// stand-in for +inf) is printed as the finite number 1.7976931348623157e+308 in csv and
+// json so every parser accepts it, and as `max` in the table (−kInfiniteScore: `-max`).
+//
+// Formats:
+//   table    for a terminal: per formula a title line `FORMULA (tie rule: RULE, N
+//            elements)` then aligned columns rank, best, worst, score, element;
+//            extrinsic elements are marked `[extrinsic]`; a blank line between tables.
+//   csv      RFC 4180 (fields holding , " or a line break are quoted, "" escapes a
+//            quote), '\n' line ends, one header line:
+//              [formula,]rank,rank_best,rank_worst,element,file,line,function,kind,score
+//            `formula` comes first when several rankings are written (or
+//            always_name_formula); `line` is empty when unknown (0).
+//   json     one document:
+//              {"formulas": [
+//                 {"formula": "ochiai", "tie_rule": "average", "elements": [
+//                   {"rank": 2.5, "rank_best": 2, "rank_worst": 3, "element": "a.cpp#f:3",
+//                    "file": "a.cpp", "line": 3, "last_line": 3, "function": "f",
+//                    "kind": "code", "score": 0.5}, ...]}, ...]}
+//            `line`/`last_line` are null when unknown; strings are "" when absent. One
+//            element per line of output, so big rankings stream and grep well.
+//   gzoltar  GZoltar's `<formula>.ranking.csv`: header `name;suspiciousness_value`, then
+//            `element;score`, in rank order. One ranking only (dlfl::Error otherwise).
+class RankingWriter {
+ public:
+  virtual ~RankingWriter() = default;
+  // Writes all rankings to `out`. Throws dlfl::Error when the format cannot hold them;
+  // stream errors are left in the stream's state for the caller (AtomicFile) to check.
+  virtual void write(std::ostream& out, const Spectrum& spectrum,
+                     std::span<const FormulaRanking> rankings,
+                     const RankingWriteOptions& options) const = 0;
+};
+
+// "table", "csv", "json" or "gzoltar" (case-insensitive); throws dlfl::Error listing the
+// valid names otherwise.
+std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format);
+
+// The format names make_ranking_writer accepts, for --help texts.
+std::span<const std::string_view> ranking_formats() noexcept;
+
+// "best", "worst", "average".
+std::string_view tie_rule_name(TieRule rule) noexcept;
+
+}  // namespace dlfl::io

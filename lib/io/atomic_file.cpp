@@ -1,0 +1,265 @@
+// AtomicFile and AtomicDirectory: write to a temporary sibling, rename into place.
+#include "dlfl/io/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>  // rename, renameat2 (glibc >= 2.28 with _GNU_SOURCE)
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "dlfl/error.h"
+
+namespace dlfl::io {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string errno_text(int err) { return std::system_category().message(err); }
+
+// `out/` names the directory `out`: drop the empty last component.
+fs::path normalized(fs::path target) {
+  if (target.has_filename()) return target;
+  return target.parent_path();
+}
+
+fs::path parent_of(const fs::path& target) {
+  fs::path parent = target.parent_path();
+  return parent.empty() ? fs::path(".") : parent;
+}
+
+// A name no other writer uses: pid + a process-wide counter; callers retry on EEXIST
+// (a stale temporary of a crashed process with a recycled pid).
+fs::path temp_sibling(const fs::path& target) {
+  static std::atomic<unsigned long> counter{0};
+  const std::string name = "." + target.filename().string() + ".tmp-" +
+                           std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  return parent_of(target) / name;
+}
+
+// A buffered streambuf over a file descriptor. Unlike std::ofstream it keeps the errno of
+// a failed write(2) (ENOSPC, EIO) for the error message, and it can fsync before rename.
+class FdBuf : public std::streambuf {
+ public:
+  explicit FdBuf(int fd) : fd_(fd), buffer_(1 << 16) {
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+  }
+  int error() const noexcept { return error_; }
+  bool flush_all() { return write_out(pbase(), static_cast<std::size_t>(pptr() - pbase())); }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (!flush_all()) return traits_type::eof();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n >= static_cast<std::streamsize>(buffer_.size())) {
+      // Large writes (native format arrays) bypass the buffer.
+      if (!flush_all() || !write_out(s, static_cast<std::size_t>(n))) return 0;
+      return n;
+    }
+    return std::streambuf::xsputn(s, n);
+  }
+  int sync() override { return flush_all() ? 0 : -1; }
+
+ private:
+  bool write_out(const char* data, std::size_t size) {
+    if (error_ != 0) return false;
+    while (size > 0) {
+      const ssize_t n = ::write(fd_, data, size);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        error_ = errno;
+        return false;
+      }
+      data += n;
+      size -= static_cast<std::size_t>(n);
+    }
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+    return true;
+  }
+
+  int fd_;
+  int error_ = 0;
+  std::vector<char> buffer_;
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+
+struct AtomicFile::State {
+  fs::path target;
+  fs::path temp;
+  int fd = -1;
+  FdBuf buf;
+  std::ostream stream;
+  bool committed = false;
+
+  State(fs::path target_, fs::path temp_, int fd_)
+      : target(std::move(target_)), temp(std::move(temp_)), fd(fd_), buf(fd_), stream(&buf) {}
+
+  void discard() noexcept {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+    if (!temp.empty()) ::unlink(temp.c_str());
+    temp.clear();
+  }
+  ~State() { discard(); }
+};
+
+AtomicFile::AtomicFile(fs::path target) {
+  target = normalized(std::move(target));
+  for (int attempt = 0;; ++attempt) {
+    fs::path temp = temp_sibling(target);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      state_ = std::make_unique<State>(std::move(target), std::move(temp), fd);
+      return;
+    }
+    if (errno == EEXIST && attempt < 100) continue;
+    throw Error(target.string(), 0,
+                "cannot create a file in '" + parent_of(target).string() + "': " + errno_text(errno));
+  }
+}
+
+AtomicFile::AtomicFile(AtomicFile&&) noexcept = default;
+AtomicFile& AtomicFile::operator=(AtomicFile&&) noexcept = default;
+AtomicFile::~AtomicFile() = default;
+
+std::ostream& AtomicFile::stream() { return state_->stream; }
+const fs::path& AtomicFile::target() const noexcept { return state_->target; }
+const fs::path& AtomicFile::temp_path() const noexcept { return state_->temp; }
+
+void AtomicFile::commit() {
+  State& s = *state_;
+  const std::string target = s.target.string();
+  if (s.committed || s.fd < 0) throw Error(target, 0, "output already committed or discarded");
+  auto fail = [&](const std::string& what, int err) {
+    s.discard();
+    throw Error(target, 0, what + (err ? ": " + errno_text(err) : std::string()));
+  };
+  s.stream.flush();
+  if (s.buf.error() != 0) fail("cannot write", s.buf.error());
+  if (!s.stream) fail("cannot write (stream error)", 0);
+  // Without fsync a crash after the rename can leave an empty file under the new name
+  // on some file systems: the rename would be durable before the data.
+  if (::fsync(s.fd) != 0) fail("cannot write (fsync)", errno);
+  const int fd = s.fd;
+  s.fd = -1;
+  if (::close(fd) != 0) fail("cannot write (close)", errno);
+  if (std::rename(s.temp.c_str(), s.target.c_str()) != 0) fail("cannot replace the file", errno);
+  s.temp.clear();
+  s.committed = true;
+}
+
+// ---------------------------------------------------------------------------------------
+
+struct AtomicDirectory::State {
+  fs::path target;
+  fs::path temp;
+  bool committed = false;
+
+  void discard() noexcept {
+    if (temp.empty()) return;
+    std::error_code ec;
+    fs::remove_all(temp, ec);
+    temp.clear();
+  }
+  ~State() { discard(); }
+};
+
+AtomicDirectory::AtomicDirectory(fs::path target) : state_(std::make_unique<State>()) {
+  target = normalized(std::move(target));
+  for (int attempt = 0;; ++attempt) {
+    fs::path temp = temp_sibling(target);
+    if (::mkdir(temp.c_str(), 0777) == 0) {
+      state_->target = std::move(target);
+      state_->temp = std::move(temp);
+      return;
+    }
+    if (errno == EEXIST && attempt < 100) continue;
+    throw Error(target.string(), 0,
+                "cannot create a directory in '" + parent_of(target).string() +
+                    "': " + errno_text(errno));
+  }
+}
+
+AtomicDirectory::AtomicDirectory(AtomicDirectory&&) noexcept = default;
+AtomicDirectory& AtomicDirectory::operator=(AtomicDirectory&&) noexcept = default;
+AtomicDirectory::~AtomicDirectory() = default;
+
+const fs::path& AtomicDirectory::temp_path() const noexcept { return state_->temp; }
+const fs::path& AtomicDirectory::target() const noexcept { return state_->target; }
+
+namespace {
+
+// Swaps two existing paths atomically where the kernel can; otherwise moves the old one
+// aside, moves the new one in and restores the old one when that fails. Afterwards
+// `fresh` names the old content.
+void exchange(const fs::path& fresh, const fs::path& target, const std::string& label) {
+#if defined(__linux__) && defined(RENAME_EXCHANGE)
+  if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) return;
+  if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+    throw Error(label, 0, "cannot replace the directory: " + errno_text(errno));
+#endif
+  const fs::path aside = temp_sibling(target);
+  if (std::rename(target.c_str(), aside.c_str()) != 0)
+    throw Error(label, 0, "cannot move the old directory aside: " + errno_text(errno));
+  if (std::rename(fresh.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    std::rename(aside.c_str(), target.c_str());
+    throw Error(label, 0, "cannot replace the directory: " + errno_text(err));
+  }
+  if (std::rename(aside.c_str(), fresh.c_str()) != 0) {
+    std::error_code ec;
+    fs::remove_all(aside, ec);
+  }
+}
+
+}  // namespace
+
+void AtomicDirectory::commit() {
+  State& s = *state_;
+  const std::string label = s.target.string();
+  if (s.committed || s.temp.empty()) throw Error(label, 0, "output already committed or discarded");
+  auto fail = [&](const std::string& what) {
+    s.discard();
+    throw Error(label, 0, what);
+  };
+  struct stat st {};
+  if (::lstat(s.target.c_str(), &st) != 0) {
+    if (errno != ENOENT) fail("cannot inspect the output path: " + errno_text(errno));
+    if (std::rename(s.temp.c_str(), s.target.c_str()) != 0)
+      fail("cannot move the directory into place: " + errno_text(errno));
+    s.temp.clear();
+    s.committed = true;
+    return;
+  }
+  if (!S_ISDIR(st.st_mode)) fail("exists and is not a directory; refusing to replace it");
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(s.target, ec)) {
+    if (!fs::exists(fs::symlink_status(s.temp / entry.path().filename())))
+      fail("refusing to replace the directory: it holds '" + entry.path().filename().string() +
+           "', which this output does not write");
+  }
+  if (ec) fail("cannot list the existing directory: " + ec.message());
+  try {
+    exchange(s.temp, s.target, label);
+  } catch (...) {
+    s.discard();
+    throw;
+  }
+  s.discard();  // `temp` now holds the previous content
+  s.committed = true;
+}
+
+}  // namespace dlfl::io

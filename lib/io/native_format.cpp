@@ -1,0 +1,338 @@
+// dlfl's native spectrum file: streamed out section by section, read back by mmap.
+#include "dlfl/io/native_format.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "dlfl/error.h"
+#include "dlfl/io/atomic_file.h"
+
+namespace dlfl::io {
+namespace fs = std::filesystem;
+
+// The file is the in-memory image of its arrays; a big-endian host would need byte
+// swapping on every access, which defeats mapping.
+static_assert(std::endian::native == std::endian::little,
+              "dlfl's native spectrum format requires a little-endian host");
+
+namespace {
+
+constexpr std::size_t kHeaderSize = 32;
+constexpr std::size_t kEntrySize = 32;
+
+enum SectionId : std::uint32_t {
+  string_blob = 1,
+  string_offsets = 2,
+  elements = 3,
+  tests = 4,
+  test_text = 5,
+  coverage_offsets = 6,
+  coverage_indices = 7,
+};
+constexpr std::uint32_t kSectionIds = 7;
+
+constexpr std::array<std::string_view, kSectionIds + 1> kSectionNames = {
+    "", "string blob", "string offsets", "elements", "tests", "test text",
+    "coverage offsets", "coverage indices"};
+constexpr std::array<std::uint32_t, kSectionIds + 1> kItemSizes = {
+    0, 1, 8, sizeof(ElementRecord), sizeof(NativeTestRecord), 1, 8, 4};
+
+struct FileHeader {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t section_count;
+  std::uint64_t file_size;
+  std::uint64_t checksum;
+};
+static_assert(sizeof(FileHeader) == kHeaderSize);
+
+struct SectionEntry {
+  std::uint32_t id;
+  std::uint32_t item_size;
+  std::uint64_t offset;
+  std::uint64_t size;
+  std::uint64_t items;
+};
+static_assert(sizeof(SectionEntry) == kEntrySize);
+
+constexpr std::uint64_t align8(std::uint64_t n) { return (n + 7) & ~std::uint64_t{7}; }
+
+[[noreturn]] void fail(const std::string& file, const std::string& what) {
+  throw Error(file, 0, what);
+}
+
+template <class T>
+std::span<const char> bytes_of(std::span<const T> values) {
+  return {reinterpret_cast<const char*>(values.data()), values.size_bytes()};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Writing
+
+void write_native(const Spectrum& spectrum, std::ostream& out) {
+  // Tests are few: their records and text are built in memory; everything else is
+  // written straight from the spectrum's arrays.
+  std::vector<NativeTestRecord> test_records;
+  std::string text;
+  test_records.reserve(spectrum.test_count());
+  for (const auto& t : spectrum.tests()) {
+    NativeTestRecord r;
+    r.name_offset = text.size();
+    r.name_size = t.name.size();
+    text += t.name;
+    r.message_offset = text.size();
+    r.message_size = t.message.size();
+    text += t.message;
+    r.failure_weight = t.failure_weight;
+    r.runtime_ns = t.runtime_ns;
+    r.status = static_cast<std::uint8_t>(t.status);
+    test_records.push_back(r);
+  }
+
+  struct Section {
+    SectionId id;
+    std::uint64_t items;
+    std::span<const char> data;
+  };
+  const auto& strings = spectrum.strings();
+  const auto& coverage = spectrum.coverage();
+  const std::array<Section, kSectionIds> sections = {{
+      {string_blob, strings.blob().size(), strings.blob()},
+      {string_offsets, strings.offsets().size(), bytes_of(strings.offsets())},
+      {elements, spectrum.element_count(), bytes_of(spectrum.elements())},
+      {tests, test_records.size(), bytes_of(std::span<const NativeTestRecord>(test_records))},
+      {test_text, text.size(), std::span<const char>(text)},
+      {coverage_offsets, coverage.offsets().size(), bytes_of(coverage.offsets())},
+      {coverage_indices, coverage.indices().size(), bytes_of(coverage.indices())},
+  }};
+
+  std::array<SectionEntry, kSectionIds> table{};
+  std::uint64_t cursor = kHeaderSize + kEntrySize * sections.size();
+  for (std::size_t i = 0; i < sections.size(); ++i) {
+    cursor = align8(cursor);
+    table[i] = {sections[i].id, kItemSizes[sections[i].id], cursor, sections[i].data.size(),
+                sections[i].items};
+    cursor += sections[i].data.size();
+  }
+
+  FileHeader header{};
+  std::memcpy(header.magic, kNativeMagic.data(), sizeof header.magic);
+  header.version = kNativeVersion;
+  header.section_count = static_cast<std::uint32_t>(sections.size());
+  header.file_size = cursor;
+
+  // The checksum is computed over the same byte sequence that is then written, so the
+  // big arrays are read twice from memory but the output is written once, in order.
+  static constexpr char kZeros[8] = {};
+  auto for_each_chunk = [&](auto&& visit) {
+    visit(reinterpret_cast<const char*>(table.data()), sizeof table);
+    std::uint64_t position = kHeaderSize + sizeof table;
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+      visit(kZeros, table[i].offset - position);
+      visit(sections[i].data.data(), sections[i].data.size());
+      position = table[i].offset + sections[i].data.size();
+    }
+  };
+  XXH3_state_t* state = XXH3_createState();
+  if (state == nullptr) throw std::bad_alloc();
+  XXH3_64bits_reset(state);
+  XXH3_64bits_update(state, reinterpret_cast<const char*>(&header) + 8, 16);
+  for_each_chunk([&](const char* data, std::size_t size) {
+    if (size > 0) XXH3_64bits_update(state, data, size);
+  });
+  header.checksum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+
+  out.write(reinterpret_cast<const char*>(&header), sizeof header);
+  for_each_chunk([&](const char* data, std::size_t size) {
+    if (size > 0) out.write(data, static_cast<std::streamsize>(size));
+  });
+  if (!out) throw Error("native spectrum: write failed");
+}
+
+void write_native(const Spectrum& spectrum, const fs::path& path) {
+  AtomicFile file(path);
+  try {
+    write_native(spectrum, file.stream());
+  } catch (const Error&) {
+    // The stream reports the failure; commit() below turns it into a message with errno.
+  }
+  file.commit();
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+namespace {
+
+struct Mapping {
+  const char* data = nullptr;
+  std::size_t size = 0;
+  std::shared_ptr<const void> keeper;  // munmap when the last view is gone
+};
+
+// A section's items in place: the mapping is page-aligned and the section 8-aligned, so
+// the pointer is suitably aligned for every item type used here.
+template <class T>
+std::span<const T> section_view(const Mapping& map, const SectionEntry& e) {
+  return {reinterpret_cast<const T*>(map.data + e.offset), static_cast<std::size_t>(e.items)};
+}
+
+}  // namespace
+
+bool has_native_magic(const fs::path& path) noexcept {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char magic[8];
+  const ssize_t n = ::pread(fd, magic, sizeof magic, 0);
+  ::close(fd);
+  return n == static_cast<ssize_t>(sizeof magic) &&
+         std::string_view(magic, sizeof magic) == kNativeMagic;
+}
+
+Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
+  const std::string file = path.string();
+
+  Mapping map;
+  {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail(file, "cannot read: " + std::system_category().message(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      fail(file, "not a regular file");
+    }
+    map.size = static_cast<std::size_t>(st.st_size);
+    if (map.size < kHeaderSize) {
+      // Too short to map usefully; still tell a foreign file from a truncated one.
+      char head[kHeaderSize];
+      const ssize_t n = ::pread(fd, head, map.size, 0);
+      ::close(fd);
+      const std::size_t got = n > 0 ? static_cast<std::size_t>(n) : 0;
+      const std::size_t compare = std::min<std::size_t>(got, kNativeMagic.size());
+      if (std::string_view(head, compare) != kNativeMagic.substr(0, compare))
+        fail(file, "not a dlfl native spectrum (bad magic)");
+      fail(file, "truncated: " + std::to_string(map.size) + " bytes, shorter than the " +
+           std::to_string(kHeaderSize) + "-byte header");
+    }
+    void* base = ::mmap(nullptr, map.size, PROT_READ, MAP_PRIVATE, fd, 0);
+    const int err = errno;
+    ::close(fd);  // the mapping keeps the file open
+    if (base == MAP_FAILED) fail(file, "cannot map: " + std::system_category().message(err));
+    map.data = static_cast<const char*>(base);
+    const std::size_t size = map.size;
+    map.keeper = std::shared_ptr<const void>(base, [size](const void* p) {
+      ::munmap(const_cast<void*>(p), size);
+    });
+  }
+
+  FileHeader header;
+  std::memcpy(&header, map.data, sizeof header);
+  if (std::string_view(header.magic, sizeof header.magic) != kNativeMagic)
+    fail(file, "not a dlfl native spectrum (bad magic)");
+  if (header.version != kNativeVersion)
+    fail(file, "unsupported native spectrum version " + std::to_string(header.version) +
+         " (this build reads version " + std::to_string(kNativeVersion) + ")");
+  if (header.file_size > map.size)
+    fail(file, "truncated: the header promises " + std::to_string(header.file_size) +
+         " bytes, the file has " + std::to_string(map.size));
+  if (header.file_size < map.size)
+    fail(file, std::to_string(map.size - header.file_size) +
+         " unexpected bytes after the end of the spectrum");
+
+  if (options.verify_checksum) {
+    XXH3_state_t* state = XXH3_createState();
+    if (state == nullptr) throw std::bad_alloc();
+    XXH3_64bits_reset(state);
+    XXH3_64bits_update(state, map.data + 8, 16);
+    XXH3_64bits_update(state, map.data + kHeaderSize, map.size - kHeaderSize);
+    const std::uint64_t computed = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+    if (computed != header.checksum) fail(file, "checksum mismatch: the file is corrupted");
+  }
+
+  // Section table: every entry in bounds, aligned and of the expected item size.
+  if (header.section_count > (map.size - kHeaderSize) / kEntrySize)
+    fail(file, "section table out of bounds (" + std::to_string(header.section_count) + " sections)");
+  const std::uint64_t table_end = kHeaderSize + std::uint64_t{header.section_count} * kEntrySize;
+  std::array<std::optional<SectionEntry>, kSectionIds + 1> found;
+  for (std::uint32_t i = 0; i < header.section_count; ++i) {
+    SectionEntry entry;
+    std::memcpy(&entry, map.data + kHeaderSize + i * kEntrySize, sizeof entry);
+    if (entry.id == 0 || entry.id > kSectionIds) continue;  // a newer writer's addition
+    const std::string name(kSectionNames[entry.id]);
+    if (found[entry.id]) fail(file, "section '" + name + "' appears twice");
+    if (entry.item_size != kItemSizes[entry.id])
+      fail(file, "section '" + name + "' has " + std::to_string(entry.item_size) +
+           "-byte items, expected " + std::to_string(kItemSizes[entry.id]));
+    if (entry.offset % 8 != 0) fail(file, "section '" + name + "' is not 8-byte aligned");
+    if (entry.offset < table_end || entry.offset > map.size || entry.size > map.size - entry.offset)
+      fail(file, "section '" + name + "' out of bounds");
+    if (entry.items != entry.size / entry.item_size || entry.size % entry.item_size != 0)
+      fail(file, "section '" + name + "' size disagrees with its item count");
+    found[entry.id] = entry;
+  }
+  for (std::uint32_t id = 1; id <= kSectionIds; ++id)
+    if (!found[id]) fail(file, "missing section '" + std::string(kSectionNames[id]) + "'");
+
+  const auto blob = section_view<char>(map, *found[string_blob]);
+  const auto string_offs = section_view<std::uint64_t>(map, *found[string_offsets]);
+  const auto records = section_view<ElementRecord>(map, *found[elements]);
+  const auto test_records = section_view<NativeTestRecord>(map, *found[tests]);
+  const auto text = section_view<char>(map, *found[test_text]);
+  const auto row_offsets = section_view<std::uint64_t>(map, *found[coverage_offsets]);
+  const auto indices = section_view<std::uint32_t>(map, *found[coverage_indices]);
+
+  if (row_offsets.size() != test_records.size() + 1)
+    fail(file, "coverage has " + std::to_string(row_offsets.size()) + " row offsets for " +
+         std::to_string(test_records.size()) + " tests");
+
+  std::vector<TestCase> test_list;
+  test_list.reserve(test_records.size());
+  for (std::size_t t = 0; t < test_records.size(); ++t) {
+    const auto& r = test_records[t];
+    auto in_text = [&](std::uint64_t offset, std::uint64_t size) {
+      return offset <= text.size() && size <= text.size() - offset;
+    };
+    if (!in_text(r.name_offset, r.name_size) || !in_text(r.message_offset, r.message_size))
+      fail(file, "test " + std::to_string(t) + ": text out of bounds");
+    if (r.status > static_cast<std::uint8_t>(TestStatus::flaky))
+      fail(file, "test " + std::to_string(t) + ": unknown status " + std::to_string(r.status));
+    TestCase test;
+    test.name.assign(text.data() + r.name_offset, r.name_size);
+    test.message.assign(text.data() + r.message_offset, r.message_size);
+    test.failure_weight = r.failure_weight;
+    test.status = static_cast<TestStatus>(r.status);
+    test.runtime_ns = r.runtime_ns;
+    test_list.push_back(std::move(test));
+  }
+
+  // The model's own constructors validate what is left (pool offsets, CSR structure,
+  // string ids, kinds, weights); their messages get the file name in front.
+  try {
+    StringPool pool(blob, string_offs, map.keeper);
+    Coverage coverage(records.size(), Column<std::uint64_t>(row_offsets, map.keeper),
+                      Column<std::uint32_t>(indices, map.keeper),
+                      /*validate=*/!options.verify_checksum);
+    return Spectrum(std::move(pool), Column<ElementRecord>(records, map.keeper),
+                    std::move(test_list), std::move(coverage));
+  } catch (const Error& e) {
+    throw Error(file, 0, e.what());
+  }
+}
+
+}  // namespace dlfl::io

@@ -1,0 +1,61 @@
+// Ranking as CSV (RFC 4180): one row per ranked element, formula column when several.
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "ranking_text.h"
+
+namespace dlfl::io::detail {
+namespace {
+
+// Appends `field`, quoted when it holds a separator, a quote or a line break.
+void append_field(fmt::memory_buffer& line, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    line.append(field);
+    return;
+  }
+  line.push_back('"');
+  for (const char c : field) {
+    if (c == '"') line.push_back('"');
+    line.push_back(c);
+  }
+  line.push_back('"');
+}
+
+class CsvRankingWriter final : public RankingWriter {
+ public:
+  void write(std::ostream& out, const Spectrum& spectrum, std::span<const FormulaRanking> rankings,
+             const RankingWriteOptions& options) const override {
+    const bool name_formula = options.always_name_formula || rankings.size() > 1;
+    if (name_formula) out << "formula,";
+    out << "rank,rank_best,rank_worst,element,file,line,function,kind,score\n";
+    fmt::memory_buffer line;
+    for (const auto& ranking : rankings) {
+      for (const auto& r : ranking.ranking) {
+        const auto& e = spectrum.element(r.element);
+        line.clear();
+        if (name_formula) {
+          append_field(line, ranking.formula);
+          line.push_back(',');
+        }
+        fmt::format_to(std::back_inserter(line), "{},{},{},", format_rank(r.position(options.tie_rule)),
+                       r.best, r.worst);
+        append_field(line, spectrum.element_name(r.element));
+        line.push_back(',');
+        append_field(line, spectrum.file(r.element));
+        line.push_back(',');
+        if (e.first_line != 0) fmt::format_to(std::back_inserter(line), "{}", e.first_line);
+        line.push_back(',');
+        append_field(line, spectrum.function(r.element));
+        fmt::format_to(std::back_inserter(line), ",{},{}\n", kind_name(e.kind), format_score(r.score));
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RankingWriter> make_csv_ranking_writer() { return std::make_unique<CsvRankingWriter>(); }
+
+}  // namespace dlfl::io::detail

@@ -1,0 +1,28 @@
+// Ranking in GZoltar's `<formula>.ranking.csv` form: `name;suspiciousness_value`.
+#include "dlfl/error.h"
+#include "ranking_text.h"
+
+namespace dlfl::io::detail {
+namespace {
+
+class GzoltarRankingWriter final : public RankingWriter {
+ public:
+  void write(std::ostream& out, const Spectrum& spectrum, std::span<const FormulaRanking> rankings,
+             const RankingWriteOptions&) const override {
+    // The file name carries the formula in GZoltar's layout, so a file holds one ranking.
+    if (rankings.size() != 1)
+      throw Error("the gzoltar ranking format holds exactly one formula, not " +
+                  std::to_string(rankings.size()));
+    out << "name;suspiciousness_value\n";
+    for (const auto& r : rankings[0].ranking)
+      out << spectrum.element_name(r.element) << ';' << format_score(r.score) << '\n';
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RankingWriter> make_gzoltar_ranking_writer() {
+  return std::make_unique<GzoltarRankingWriter>();
+}
+
+}  // namespace dlfl::io::detail

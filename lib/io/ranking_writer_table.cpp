@@ -1,0 +1,73 @@
+// Ranking as aligned text tables for a terminal, one per formula.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "dlfl/formula.h"
+#include "ranking_text.h"
+
+namespace dlfl::io::detail {
+namespace {
+
+// Six significant digits are plenty to read; the csv and json formats keep every digit.
+std::string table_score(double score) {
+  if (score == kInfiniteScore) return "max";
+  if (score == -kInfiniteScore) return "-max";
+  return fmt::format("{:.6g}", score);
+}
+
+class TableRankingWriter final : public RankingWriter {
+ public:
+  void write(std::ostream& out, const Spectrum& spectrum, std::span<const FormulaRanking> rankings,
+             const RankingWriteOptions& options) const override {
+    for (std::size_t f = 0; f < rankings.size(); ++f) {
+      const auto& ranking = rankings[f];
+      if (f > 0) out << '\n';
+      const std::size_t shown = ranking.ranking.size();
+      const std::size_t total = spectrum.element_count();
+      out << fmt::format("{} (tie rule: {}, {})\n", ranking.formula, tie_rule_name(options.tie_rule),
+                         shown < total ? fmt::format("top {} of {} elements", shown, total)
+                                       : fmt::format("{} elements", shown));
+      if (shown == 0) continue;
+
+      std::vector<std::string> ranks, scores;
+      ranks.reserve(shown);
+      scores.reserve(shown);
+      std::size_t rank_w = 4, best_w = 4, worst_w = 5, score_w = 5;  // at least the headers
+      for (const auto& r : ranking.ranking) {
+        ranks.push_back(format_rank(r.position(options.tie_rule)));
+        scores.push_back(table_score(r.score));
+        rank_w = std::max(rank_w, ranks.back().size());
+        score_w = std::max(score_w, scores.back().size());
+        best_w = std::max(best_w, fmt::formatted_size("{}", r.best));
+        worst_w = std::max(worst_w, fmt::formatted_size("{}", r.worst));
+      }
+      out << fmt::format("{:>{}}  {:>{}}  {:>{}}  {:<{}}  {}\n", "rank", rank_w, "best", best_w,
+                         "worst", worst_w, "score", score_w, "element");
+      fmt::memory_buffer line;
+      for (std::size_t i = 0; i < shown; ++i) {
+        const auto& r = ranking.ranking[i];
+        line.clear();
+        fmt::format_to(std::back_inserter(line), "{:>{}}  {:>{}}  {:>{}}  {:<{}}  ", ranks[i], rank_w,
+                       r.best, best_w, r.worst, worst_w, scores[i], score_w);
+        if (spectrum.element(r.element).kind == ElementKind::extrinsic)
+          line.append(std::string_view("[extrinsic] "));
+        const std::string name = spectrum.element_name(r.element);
+        line.append(name);
+        line.push_back('\n');
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RankingWriter> make_table_ranking_writer() {
+  return std::make_unique<TableRankingWriter>();
+}
+
+}  // namespace dlfl::io::detail

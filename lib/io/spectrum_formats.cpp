@@ -1,0 +1,81 @@
+// Spectrum file formats: names, detection, and dispatch to the per-format readers/writers.
+#include "dlfl/io/spectrum_formats.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "dlfl/error.h"
+#include "dlfl/io/gzoltar_format.h"
+#include "dlfl/io/legacy_format.h"
+#include "dlfl/io/native_format.h"
+
+namespace dlfl::io {
+namespace fs = std::filesystem;
+
+std::string_view spectrum_format_name(SpectrumFormat format) noexcept {
+  switch (format) {
+    case SpectrumFormat::gzoltar: return "gzoltar";
+    case SpectrumFormat::legacy: return "legacy";
+    case SpectrumFormat::native: return "native";
+  }
+  return "unknown";
+}
+
+SpectrumFormat parse_spectrum_format(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const auto format : {SpectrumFormat::gzoltar, SpectrumFormat::legacy, SpectrumFormat::native})
+    if (lower == spectrum_format_name(format)) return format;
+  throw Error("unknown spectrum format '" + std::string(name) +
+              "' (expected gzoltar, legacy or native)");
+}
+
+SpectrumFormat detect_spectrum_format(const fs::path& path) {
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (!fs::exists(status)) throw Error(path.string(), 0, "no such file or directory");
+  if (fs::is_directory(status)) {
+    if (fs::exists(path / "matrix.txt", ec)) return SpectrumFormat::gzoltar;
+    if (fs::exists(path / "matrix", ec)) return SpectrumFormat::legacy;
+    throw Error(path.string(), 0,
+                "not a spectrum directory: holds neither matrix.txt (GZoltar) nor matrix (legacy)");
+  }
+  if (has_native_magic(path)) return SpectrumFormat::native;
+  if (path.filename() == "matrix.txt") return SpectrumFormat::gzoltar;
+  if (path.filename() == "matrix") return SpectrumFormat::legacy;
+  throw Error(path.string(), 0,
+              "not a spectrum: expected a native .dlfl file, a GZoltar directory (matrix.txt) "
+              "or a legacy matrix file");
+}
+
+SpectrumFormat infer_output_format(const fs::path& path) {
+  if (path.extension() == ".dlfl") return SpectrumFormat::native;
+  if (path.filename() == "matrix") return SpectrumFormat::legacy;
+  return SpectrumFormat::gzoltar;
+}
+
+Spectrum read_spectrum(const fs::path& path) {
+  return read_spectrum(path, detect_spectrum_format(path));
+}
+
+Spectrum read_spectrum(const fs::path& path, SpectrumFormat format) {
+  switch (format) {
+    case SpectrumFormat::gzoltar: return read_gzoltar(path);
+    case SpectrumFormat::legacy: return read_legacy(path);
+    case SpectrumFormat::native: return read_native(path);
+  }
+  throw Error("unknown spectrum format");
+}
+
+std::size_t write_spectrum(const Spectrum& spectrum, const fs::path& path, SpectrumFormat format) {
+  switch (format) {
+    case SpectrumFormat::gzoltar: return write_gzoltar(spectrum, path);
+    case SpectrumFormat::legacy: return write_legacy(spectrum, path);
+    case SpectrumFormat::native: write_native(spectrum, path); return 0;
+  }
+  throw Error("unknown spectrum format");
+}
+
+}  // namespace dlfl::io

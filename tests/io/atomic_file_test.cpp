@@ -1,0 +1,241 @@
+// Tests for AtomicFile and AtomicDirectory: outputs appear whole or not at all.
+#include "dlfl/io/atomic_file.h"
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include "dlfl/error.h"
+#include "io_test_support.h"
+
+namespace dlfl::io {
+namespace {
+
+using iotest::read_file;
+using iotest::starts_with;
+using iotest::TempDir;
+using iotest::write_file;
+using Names = std::vector<std::string>;
+
+TEST(AtomicFile, CommitRenamesTheTemporaryOverTheTarget) {
+  TempDir dir;
+  AtomicFile out(dir / "out.txt");
+  EXPECT_EQ(out.temp_path().parent_path(), dir.path());
+  out.stream() << "hello\n";
+  EXPECT_FALSE(fs::exists(dir / "out.txt")) << "nothing is visible before commit";
+  out.commit();
+  EXPECT_EQ(read_file(dir / "out.txt"), "hello\n");
+  EXPECT_EQ(dir.listing(), Names{"out.txt"}) << "no temporary file is left";
+}
+
+TEST(AtomicFile, DestroyedWithoutCommitLeavesNothing) {
+  TempDir dir;
+  {
+    AtomicFile out(dir / "out.txt");
+    out.stream() << "partial";
+  }
+  EXPECT_TRUE(dir.listing().empty());
+}
+
+TEST(AtomicFile, AnExistingFileIsReplacedWholeOrNotAtAll) {
+  TempDir dir;
+  write_file(dir / "out.txt", "old content\n");
+  {
+    AtomicFile out(dir / "out.txt");
+    out.stream() << "new content, abandoned half-way";
+  }
+  EXPECT_EQ(read_file(dir / "out.txt"), "old content\n");
+  AtomicFile out(dir / "out.txt");
+  out.stream() << "new\n";
+  out.commit();
+  EXPECT_EQ(read_file(dir / "out.txt"), "new\n");
+  EXPECT_EQ(dir.listing(), Names{"out.txt"});
+}
+
+TEST(AtomicFile, LargeWritesBypassingTheBufferArriveInOrder) {
+  TempDir dir;
+  std::string big(1 << 20, 'x');
+  big[12345] = 'y';
+  AtomicFile out(dir / "big");
+  out.stream() << "head:";
+  out.stream().write(big.data(), static_cast<std::streamsize>(big.size()));
+  out.stream() << ":tail";
+  out.commit();
+  EXPECT_EQ(read_file(dir / "big"), "head:" + big + ":tail");
+}
+
+TEST(AtomicFile, MissingParentDirectoryIsAnErrorNamingTheTarget) {
+  TempDir dir;
+  const auto target = dir / "no/such/dir/out.txt";
+  try {
+    AtomicFile out(target);
+    FAIL() << "expected dlfl::Error";
+  } catch (const Error& e) {
+    EXPECT_TRUE(starts_with(e.what(), target.string() + ": cannot create")) << e.what();
+  }
+  EXPECT_TRUE(dir.listing().empty());
+}
+
+TEST(AtomicFile, UnwritableDirectoryIsAnError) {
+  // /proc refuses new files even for root.
+  EXPECT_THROW(AtomicFile("/proc/dlfl-io-test-output"), Error);
+}
+
+TEST(AtomicFile, ReadOnlyDirectoryIsAnErrorAndLeavesNothing) {
+  TempDir dir;
+  fs::create_directory(dir / "ro");
+  fs::permissions(dir / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+  if (::access((dir / "ro").c_str(), W_OK) == 0) GTEST_SKIP() << "running with CAP_DAC_OVERRIDE (root)";
+  EXPECT_THROW(AtomicFile(dir / "ro/out.txt"), Error);
+  fs::permissions(dir / "ro", fs::perms::owner_all);
+  EXPECT_TRUE(fs::is_empty(dir / "ro"));
+}
+
+// A full disk, simulated with a file size limit: write(2) fails with EFBIG (SIGXFSZ is
+// ignored so the process survives). commit() must report it and remove the temporary.
+TEST(AtomicFile, WriteFailureIsReportedByCommitAndLeavesNoFile) {
+  TempDir dir;
+  write_file(dir / "out.txt", "old\n");
+  struct rlimit saved {};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  auto* previous = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit small = saved;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string message;
+  {
+    AtomicFile out(dir / "out.txt");
+    const std::string chunk(100000, 'z');
+    out.stream() << chunk << chunk;
+    try {
+      out.commit();
+    } catch (const Error& e) {
+      message = e.what();
+    }
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, previous);
+  EXPECT_TRUE(starts_with(message, (dir / "out.txt").string() + ": cannot write")) << message;
+  EXPECT_EQ(read_file(dir / "out.txt"), "old\n");
+  EXPECT_EQ(dir.listing(), Names{"out.txt"});
+}
+
+TEST(AtomicFile, CommitOntoADirectoryFailsAndCleansUp) {
+  TempDir dir;
+  fs::create_directory(dir / "taken");
+  AtomicFile out(dir / "taken");
+  out.stream() << "x";
+  EXPECT_THROW(out.commit(), Error);
+  EXPECT_EQ(dir.listing(), Names{"taken"});
+}
+
+TEST(AtomicFile, CommitTwiceIsAnError) {
+  TempDir dir;
+  AtomicFile out(dir / "a");
+  out.commit();
+  EXPECT_THROW(out.commit(), Error);
+  EXPECT_EQ(read_file(dir / "a"), "");
+}
+
+TEST(AtomicFile, IsMovable) {
+  TempDir dir;
+  AtomicFile a(dir / "a");
+  a.stream() << "moved";
+  AtomicFile b = std::move(a);
+  b.commit();
+  EXPECT_EQ(read_file(dir / "a"), "moved");
+}
+
+TEST(AtomicDirectory, CommitMovesTheDirectoryIntoPlace) {
+  TempDir dir;
+  AtomicDirectory out(dir / "txt");
+  write_file(out.temp_path() / "a", "1");
+  EXPECT_FALSE(fs::exists(dir / "txt"));
+  out.commit();
+  EXPECT_EQ(read_file(dir / "txt/a"), "1");
+  EXPECT_EQ(dir.listing(), (Names{"txt", "txt/a"}));
+}
+
+TEST(AtomicDirectory, TrailingSlashNamesTheSameDirectory) {
+  TempDir dir;
+  AtomicDirectory out((dir / "txt").string() + "/");
+  write_file(out.temp_path() / "a", "1");
+  out.commit();
+  EXPECT_EQ(dir.listing(), (Names{"txt", "txt/a"}));
+}
+
+TEST(AtomicDirectory, DestroyedWithoutCommitLeavesNothing) {
+  TempDir dir;
+  {
+    AtomicDirectory out(dir / "txt");
+    write_file(out.temp_path() / "a", "1");
+    fs::create_directory(out.temp_path() / "sub");
+    write_file(out.temp_path() / "sub/b", "2");
+  }
+  EXPECT_TRUE(dir.listing().empty());
+}
+
+TEST(AtomicDirectory, ReplacesAnEarlierOutputWhole) {
+  TempDir dir;
+  fs::create_directory(dir / "txt");
+  write_file(dir / "txt/a", "old a");
+  write_file(dir / "txt/b", "old b");
+  {
+    AtomicDirectory abandoned(dir / "txt");
+    write_file(abandoned.temp_path() / "a", "half");
+  }
+  EXPECT_EQ(read_file(dir / "txt/a"), "old a") << "an abandoned write changes nothing";
+  AtomicDirectory out(dir / "txt");
+  write_file(out.temp_path() / "a", "new a");
+  write_file(out.temp_path() / "b", "new b");
+  out.commit();
+  EXPECT_EQ(read_file(dir / "txt/a"), "new a");
+  EXPECT_EQ(read_file(dir / "txt/b"), "new b");
+  EXPECT_EQ(dir.listing(), (Names{"txt", "txt/a", "txt/b"}));
+}
+
+TEST(AtomicDirectory, ReplacesAnEmptyDirectory) {
+  TempDir dir;
+  fs::create_directory(dir / "txt");
+  AtomicDirectory out(dir / "txt");
+  write_file(out.temp_path() / "a", "1");
+  out.commit();
+  EXPECT_EQ(dir.listing(), (Names{"txt", "txt/a"}));
+}
+
+TEST(AtomicDirectory, RefusesToReplaceADirectoryHoldingOtherFiles) {
+  TempDir dir;
+  fs::create_directory(dir / "src");
+  write_file(dir / "src/main.cpp", "precious");
+  AtomicDirectory out(dir / "src");
+  write_file(out.temp_path() / "matrix.txt", "+\n");
+  try {
+    out.commit();
+    FAIL() << "expected dlfl::Error";
+  } catch (const Error& e) {
+    EXPECT_TRUE(starts_with(e.what(), (dir / "src").string() + ": refusing")) << e.what();
+    EXPECT_NE(std::string(e.what()).find("main.cpp"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_file(dir / "src/main.cpp"), "precious");
+  EXPECT_EQ(dir.listing(), (Names{"src", "src/main.cpp"}));
+}
+
+TEST(AtomicDirectory, RefusesToReplaceAFile) {
+  TempDir dir;
+  write_file(dir / "out", "a file");
+  AtomicDirectory out(dir / "out");
+  EXPECT_THROW(out.commit(), Error);
+  EXPECT_EQ(read_file(dir / "out"), "a file");
+  EXPECT_EQ(dir.listing(), Names{"out"});
+}
+
+TEST(AtomicDirectory, MissingParentIsAnError) {
+  TempDir dir;
+  EXPECT_THROW(AtomicDirectory(dir / "no/such/txt"), Error);
+  EXPECT_TRUE(dir.listing().empty());
+}
+
+}  // namespace
+}  // namespace dlfl::io

@@ -1,0 +1,246 @@
+// Tests for the native binary format: lossless round trips, mapped views, and clear
+// errors for truncated, foreign or corrupted files.
+#include "dlfl/io/native_format.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "dlfl/error.h"
+#include "io_test_support.h"
+
+namespace dlfl::io {
+namespace {
+
+using iotest::expect_same_spectrum;
+using iotest::read_file;
+using iotest::sample_spectrum;
+using iotest::starts_with;
+using iotest::TempDir;
+using iotest::write_file;
+
+Spectrum flaky_spectrum() {
+  SpectrumBuilder b;
+  b.add_element("src/conv.cu", 10, 14, "conv2d_kernel");
+  b.add_extrinsic("dtype=half");
+  b.add_element("src/x.cpp", 3);
+  TestCase t = TestCase::flaky("ConvTest.Half", 3, 10);
+  t.runtime_ns = 99;
+  t.message = "mismatch at [3]";
+  b.add_test(t, {0, 1});
+  TestCase crash = TestCase::fail("ConvTest.Crash", TestStatus::crashed);
+  crash.message = "SIGSEGV";
+  b.add_test(crash, {0, 2});
+  b.add_test(TestCase::pass("ConvTest.Float"), {0});
+  return std::move(b).finish();
+}
+
+std::string error_of(const fs::path& path, NativeReadOptions options = {}) {
+  try {
+    read_native(path, options);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(NativeFormat, RoundTripIsLosslessIncludingFlakyTestsAndExtrinsicElements) {
+  TempDir dir;
+  const Spectrum original = flaky_spectrum();
+  write_native(original, dir / "s.dlfl");
+  const Spectrum back = read_native(dir / "s.dlfl");
+  expect_same_spectrum(original, back);
+  EXPECT_DOUBLE_EQ(back.tests()[0].failure_weight, 0.3);
+  EXPECT_EQ(back.tests()[0].status, TestStatus::flaky);
+  EXPECT_EQ(back.tests()[1].status, TestStatus::crashed);
+  EXPECT_EQ(back.element(0).last_line, 14u);
+  EXPECT_EQ(back.element(1).kind, ElementKind::extrinsic);
+}
+
+TEST(NativeFormat, SampleSpectrumRoundTrips) {
+  TempDir dir;
+  const Spectrum original = sample_spectrum();
+  write_native(original, dir / "s.dlfl");
+  expect_same_spectrum(original, read_native(dir / "s.dlfl"));
+}
+
+TEST(NativeFormat, EmptySpectrumRoundTrips) {
+  TempDir dir;
+  write_native(SpectrumBuilder().finish(), dir / "empty.dlfl");
+  const Spectrum back = read_native(dir / "empty.dlfl");
+  EXPECT_EQ(back.element_count(), 0u);
+  EXPECT_EQ(back.test_count(), 0u);
+  EXPECT_EQ(back.coverage().nnz(), 0u);
+}
+
+// The file a memory address is mapped from, per /proc/self/maps ("" for heap/anonymous).
+std::string mapped_file_of(const void* address) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  const auto a = reinterpret_cast<std::uintptr_t>(address);
+  while (std::getline(maps, line)) {
+    std::uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi) != 2 || a < lo || a >= hi) continue;
+    const auto slash = line.find('/');
+    return slash == std::string::npos ? "" : line.substr(slash);
+  }
+  return "";
+}
+
+TEST(NativeFormat, ReadingMapsTheBigArraysInsteadOfCopying) {
+  TempDir dir;
+  const fs::path file = fs::canonical(dir.path()) / "s.dlfl";
+  write_native(flaky_spectrum(), file);
+  Spectrum back = read_native(file);
+  // Every big array is a view into the mapping of the file itself, not a heap copy
+  // (what Column::is_view() reports for the columns the reader builds).
+  EXPECT_EQ(mapped_file_of(back.coverage().indices().data()), file.string());
+  EXPECT_EQ(mapped_file_of(back.coverage().offsets().data()), file.string());
+  EXPECT_EQ(mapped_file_of(back.elements().data()), file.string());
+  EXPECT_EQ(mapped_file_of(back.strings().offsets().data()), file.string());
+  EXPECT_EQ(mapped_file_of(back.strings().blob().data()), file.string());
+  // The test list is copied: tests are few and hold std::strings.
+  EXPECT_EQ(mapped_file_of(back.tests()[0].name.data()), "");
+
+  // The mapping outlives the file name and is shared by copies of the spectrum.
+  fs::remove(file);
+  const Spectrum copy = back;
+  back = Spectrum();
+  EXPECT_EQ(copy.element_name(0), "src/conv.cu#conv2d_kernel:10");
+  EXPECT_EQ(copy.coverage().row(1)[1], 2u);
+}
+
+TEST(NativeFormat, MappingIsReleasedWithTheLastView) {
+  TempDir dir;
+  const fs::path file = fs::canonical(dir.path()) / "s.dlfl";
+  write_native(flaky_spectrum(), file);
+  const void* indices = nullptr;
+  {
+    const Spectrum back = read_native(file);
+    indices = back.coverage().indices().data();
+    EXPECT_EQ(mapped_file_of(indices), file.string());
+  }
+  EXPECT_NE(mapped_file_of(indices), file.string());
+}
+
+TEST(NativeFormat, FileStartsWithMagicAndVersion) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  const std::string bytes = read_file(dir / "s.dlfl");
+  ASSERT_GE(bytes.size(), 32u);
+  EXPECT_EQ(bytes.substr(0, 8), "DLFLSPEC");
+  std::uint32_t version = 0;
+  std::memcpy(&version, bytes.data() + 8, 4);
+  EXPECT_EQ(version, kNativeVersion);
+  std::uint64_t size = 0;
+  std::memcpy(&size, bytes.data() + 16, 8);
+  EXPECT_EQ(size, bytes.size());
+  EXPECT_TRUE(has_native_magic(dir / "s.dlfl"));
+}
+
+TEST(NativeFormat, WritingIsDeterministic) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "a.dlfl");
+  write_native(flaky_spectrum(), dir / "b.dlfl");
+  EXPECT_EQ(read_file(dir / "a.dlfl"), read_file(dir / "b.dlfl"));
+}
+
+TEST(NativeFormat, TruncatedFilesAreReportedAtEveryCutPoint) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  const std::string bytes = read_file(dir / "s.dlfl");
+  for (const std::size_t cut : {std::size_t{0}, std::size_t{5}, std::size_t{8}, std::size_t{31},
+                                std::size_t{32}, std::size_t{100}, bytes.size() / 2, bytes.size() - 1}) {
+    SCOPED_TRACE("cut at " + std::to_string(cut));
+    write_file(dir / "cut.dlfl", bytes.substr(0, cut));
+    const std::string message = error_of(dir / "cut.dlfl");
+    EXPECT_TRUE(starts_with(message, (dir / "cut.dlfl").string() + ": truncated")) << message;
+  }
+}
+
+TEST(NativeFormat, FlippedByteIsAChecksumError) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  const std::string bytes = read_file(dir / "s.dlfl");
+  for (const std::size_t at : {std::size_t{12}, std::size_t{40}, bytes.size() / 2, bytes.size() - 1}) {
+    SCOPED_TRACE("flip at " + std::to_string(at));
+    std::string bad = bytes;
+    bad[at] = static_cast<char>(bad[at] ^ 0x10);
+    write_file(dir / "bad.dlfl", bad);
+    const std::string message = error_of(dir / "bad.dlfl");
+    EXPECT_TRUE(starts_with(message, (dir / "bad.dlfl").string() + ": checksum mismatch")) << message;
+  }
+}
+
+TEST(NativeFormat, UnverifiedReadStillRejectsBrokenStructure) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  std::string bytes = read_file(dir / "s.dlfl");
+  // The last 4 bytes are the last coverage index: make it out of range.
+  const std::uint32_t huge = 1000;
+  std::memcpy(bytes.data() + bytes.size() - 4, &huge, 4);
+  write_file(dir / "bad.dlfl", bytes);
+  EXPECT_TRUE(starts_with(error_of(dir / "bad.dlfl"), (dir / "bad.dlfl").string() + ": checksum"));
+  const std::string message = error_of(dir / "bad.dlfl", {.verify_checksum = false});
+  EXPECT_TRUE(starts_with(message, (dir / "bad.dlfl").string() + ": coverage:")) << message;
+}
+
+TEST(NativeFormat, BadMagicIsNotANativeSpectrum) {
+  TempDir dir;
+  write_file(dir / "text.dlfl", "name\nthis is not a native spectrum at all, clearly\n");
+  EXPECT_TRUE(starts_with(error_of(dir / "text.dlfl"), (dir / "text.dlfl").string() + ": not a dlfl native spectrum (bad magic)"))
+      << error_of(dir / "text.dlfl");
+  write_file(dir / "short", "nope");
+  EXPECT_TRUE(starts_with(error_of(dir / "short"), (dir / "short").string() + ": not a dlfl native"));
+  EXPECT_FALSE(has_native_magic(dir / "text.dlfl"));
+}
+
+TEST(NativeFormat, NewerVersionIsRefused) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  std::string bytes = read_file(dir / "s.dlfl");
+  const std::uint32_t version = kNativeVersion + 1;
+  std::memcpy(bytes.data() + 8, &version, 4);
+  write_file(dir / "v2.dlfl", bytes);
+  EXPECT_TRUE(starts_with(error_of(dir / "v2.dlfl"), (dir / "v2.dlfl").string() + ": unsupported native spectrum version 2"))
+      << error_of(dir / "v2.dlfl");
+}
+
+TEST(NativeFormat, SectionOutOfBoundsIsReported) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  std::string bytes = read_file(dir / "s.dlfl");
+  // First section entry (at 32): its offset field at +8; point it past the end.
+  const std::uint64_t offset = (bytes.size() + 64) & ~std::uint64_t{7};
+  std::memcpy(bytes.data() + 32 + 8, &offset, 8);
+  write_file(dir / "oob.dlfl", bytes);
+  const std::string message = error_of(dir / "oob.dlfl", {.verify_checksum = false});
+  EXPECT_TRUE(starts_with(message, (dir / "oob.dlfl").string() + ": section 'string blob' out of bounds")) << message;
+}
+
+TEST(NativeFormat, TrailingGarbageIsReported) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  write_file(dir / "long.dlfl", read_file(dir / "s.dlfl") + "xx");
+  EXPECT_NE(error_of(dir / "long.dlfl").find("2 unexpected bytes"), std::string::npos);
+}
+
+TEST(NativeFormat, MissingFileAndFailedWrite) {
+  TempDir dir;
+  EXPECT_TRUE(starts_with(error_of(dir / "none.dlfl"), (dir / "none.dlfl").string() + ": cannot read"));
+  EXPECT_THROW(write_native(flaky_spectrum(), dir / "no/such/dir/s.dlfl"), Error);
+  EXPECT_TRUE(dir.listing().empty());
+}
+
+TEST(NativeFormat, OverwritesAnExistingFileAtomically) {
+  TempDir dir;
+  write_native(sample_spectrum(), dir / "s.dlfl");
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  EXPECT_EQ(read_native(dir / "s.dlfl").element_count(), 3u);
+  EXPECT_EQ(dir.listing(), std::vector<std::string>{"s.dlfl"});
+}
+
+}  // namespace
+}  // namespace dlfl::io
