@@ -85,8 +85,7 @@ class SpectrumBuilder {
   StringPool strings_;
   std::vector<ElementRecord> elements_;
   std::vector<TestCase> tests_;
-  std::vector<std::uint64_t> offsets_{0};
-  std::vector<std::uint32_t> indices_;
+  CoverageBuilder coverage_;
 };
 
 }  // namespace dlfl

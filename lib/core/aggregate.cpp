@@ -45,21 +45,34 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
     group_of[e] = it->second;
   }
 
+  // A group's tests are the union of its members' tests: list members per group
+  // (counting sort), then merge their sorted test lists.
   const Coverage& cov = spectrum.coverage();
-  std::vector<std::uint64_t> offsets{0};
-  offsets.reserve(cov.tests() + 1);
-  std::vector<std::uint32_t> indices;
-  indices.reserve(cov.nnz());
-  for (std::size_t t = 0; t < cov.tests(); ++t) {
-    const auto start = static_cast<std::ptrdiff_t>(indices.size());
-    for (auto e : cov.row(t)) indices.push_back(group_of[e]);
-    std::sort(indices.begin() + start, indices.end());
-    indices.erase(std::unique(indices.begin() + start, indices.end()), indices.end());
-    offsets.push_back(indices.size());
-  }
-  indices.shrink_to_fit();
   const std::size_t group_count = groups.size();
-  Coverage coverage(group_count, std::move(offsets), std::move(indices), /*validate=*/false);
+  std::vector<std::uint64_t> member_offsets(group_count + 1, 0);
+  for (auto g : group_of) ++member_offsets[g + 1];
+  for (std::size_t g = 0; g < group_count; ++g) member_offsets[g + 1] += member_offsets[g];
+  std::vector<std::uint32_t> members(n);
+  {
+    std::vector<std::uint64_t> next(member_offsets.begin(), member_offsets.end() - 1);
+    for (std::size_t e = 0; e < n; ++e) members[next[group_of[e]]++] = static_cast<std::uint32_t>(e);
+  }
+  std::vector<std::uint64_t> offsets{0};
+  offsets.reserve(group_count + 1);
+  std::vector<std::uint32_t> test_ids;
+  for (std::size_t g = 0; g < group_count; ++g) {
+    const auto start = static_cast<std::ptrdiff_t>(test_ids.size());
+    for (std::uint64_t m = member_offsets[g]; m < member_offsets[g + 1]; ++m) {
+      const auto tests = cov.tests_of(members[m]);
+      test_ids.insert(test_ids.end(), tests.begin(), tests.end());
+    }
+    if (member_offsets[g + 1] - member_offsets[g] > 1) {
+      std::sort(test_ids.begin() + start, test_ids.end());
+      test_ids.erase(std::unique(test_ids.begin() + start, test_ids.end()), test_ids.end());
+    }
+    offsets.push_back(test_ids.size());
+  }
+  Coverage coverage(cov.tests(), std::move(offsets), std::move(test_ids), /*validate=*/false);
   return {Spectrum(spectrum.strings(), std::move(groups), spectrum.tests(), std::move(coverage)),
           std::move(group_of)};
 }

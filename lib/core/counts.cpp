@@ -30,30 +30,27 @@ void parallel_for(unsigned threads, std::size_t n, Body body) {
   }
 }
 
-// ef = Aᵀw and ep = Aᵀ(1 − w) with A the tests × elements CSR matrix: each test row adds
-// its weight at the row's indices (an Eigen indexed view; rows hold no duplicates).
+// ef = Aᵀw, the product of the elements × tests pattern matrix with the failure weights:
+// per element, an Eigen gather-sum of w over the element's tests, which reads the test
+// ids once, in order, while w stays in cache. ep = Aᵀ(1 − w) = (tests covering) − ef.
 void sparse_counts(const Spectrum& s, unsigned threads, Eigen::ArrayXd& ef, Eigen::ArrayXd& ep) {
   const auto& cov = s.coverage();
+  Eigen::ArrayXd w(static_cast<Eigen::Index>(s.test_count()));
+  for (std::size_t t = 0; t < s.test_count(); ++t) w[static_cast<Eigen::Index>(t)] = s.tests()[t].failure_weight;
   const auto n = static_cast<Eigen::Index>(s.element_count());
-  std::vector<Eigen::ArrayXd> part_f(threads, Eigen::ArrayXd::Zero(n));
-  std::vector<Eigen::ArrayXd> part_p(threads, Eigen::ArrayXd::Zero(n));
-  parallel_for(threads, s.test_count(), [&](unsigned id, std::size_t begin, std::size_t end) {
-    for (std::size_t t = begin; t < end; ++t) {
-      const auto row = cov.row(t);
-      if (row.empty()) continue;
-      const Eigen::Map<const Eigen::Array<std::uint32_t, Eigen::Dynamic, 1>> idx(
-          row.data(), static_cast<Eigen::Index>(row.size()));
-      const double w = s.tests()[t].failure_weight;
-      if (w != 0.0) part_f[id](idx) += w;
-      if (w != 1.0) part_p[id](idx) += 1.0 - w;
+  ef.resize(n);
+  ep.resize(n);
+  const std::uint64_t* offsets = cov.offsets().data();
+  const std::uint32_t* ids = cov.test_ids().data();
+  parallel_for(threads, s.element_count(), [&](unsigned, std::size_t begin, std::size_t end) {
+    for (std::size_t e = begin; e < end; ++e) {
+      const auto len = static_cast<Eigen::Index>(offsets[e + 1] - offsets[e]);
+      const Eigen::Map<const Eigen::Array<std::uint32_t, Eigen::Dynamic, 1>> tests(ids + offsets[e], len);
+      const double f = len ? w(tests).sum() : 0.0;
+      ef[static_cast<Eigen::Index>(e)] = f;
+      ep[static_cast<Eigen::Index>(e)] = static_cast<double>(len) - f;
     }
   });
-  ef = std::move(part_f[0]);
-  ep = std::move(part_p[0]);
-  for (unsigned i = 1; i < threads; ++i) {
-    ef += part_f[i];
-    ep += part_p[i];
-  }
 }
 
 // Element-major bitsets: for 0/1 outcomes ef = popcount(bits & failed mask) and

@@ -129,24 +129,17 @@ std::uint32_t SpectrumBuilder::add_named_element(std::string_view name) {
 }
 
 void SpectrumBuilder::add_test(TestCase test, std::span<const std::uint32_t> covered) {
-  const std::size_t start = indices_.size();
-  indices_.insert(indices_.end(), covered.begin(), covered.end());
-  const auto first = indices_.begin() + static_cast<std::ptrdiff_t>(start);
-  if (!std::is_sorted(first, indices_.end())) std::sort(first, indices_.end());
-  indices_.erase(std::unique(first, indices_.end()), indices_.end());
-  offsets_.push_back(indices_.size());
+  coverage_.add_row(covered);
   tests_.push_back(std::move(test));
 }
 
 Spectrum SpectrumBuilder::finish() && {
-  const std::size_t n = elements_.size();
-  for (std::size_t t = 0; t + 1 < offsets_.size(); ++t)
-    if (offsets_[t + 1] > offsets_[t] && indices_[offsets_[t + 1] - 1] >= n)
-      throw Error("spectrum: test " + tests_[t].name + " covers element " +
-                  std::to_string(indices_[offsets_[t + 1] - 1]) + ", but only " +
-                  std::to_string(n) + " elements exist");
-  Coverage coverage(n, std::move(offsets_), std::move(indices_), /*validate=*/false);
-  return Spectrum(std::move(strings_), std::move(elements_), std::move(tests_), std::move(coverage));
+  try {
+    Coverage coverage = std::move(coverage_).finish(elements_.size());
+    return Spectrum(std::move(strings_), std::move(elements_), std::move(tests_), std::move(coverage));
+  } catch (const Error& e) {
+    throw Error(std::string("spectrum: ") + e.what());
+  }
 }
 
 }  // namespace dlfl

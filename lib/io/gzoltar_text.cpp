@@ -98,8 +98,9 @@ std::size_t write_matrix(const Spectrum& spectrum, std::ostream& out) {
   line.append("+\n");
   std::size_t rounded = 0;
   const auto& tests = spectrum.tests();
+  const CoverageRows rows(spectrum.coverage());  // the matrix is written test by test
   for (std::size_t t = 0; t < tests.size(); ++t) {
-    const auto row = spectrum.coverage().row(t);
+    const auto row = rows.row(t);
     for (const auto e : row) line[2 * std::size_t{e}] = '1';
     line[2 * n] = tests[t].failed() ? '-' : '+';
     out.write(line.data(), static_cast<std::streamsize>(line.size()));

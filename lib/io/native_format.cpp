@@ -117,7 +117,7 @@ void write_native(const Spectrum& spectrum, std::ostream& out) {
       {tests, test_records.size(), bytes_of(std::span<const NativeTestRecord>(test_records))},
       {test_text, text.size(), std::span<const char>(text)},
       {coverage_offsets, coverage.offsets().size(), bytes_of(coverage.offsets())},
-      {coverage_indices, coverage.indices().size(), bytes_of(coverage.indices())},
+      {coverage_indices, coverage.test_ids().size(), bytes_of(coverage.test_ids())},
   }};
 
   std::array<SectionEntry, kSectionIds> table{};
@@ -294,12 +294,12 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
   const auto records = section_view<ElementRecord>(map, *found[elements]);
   const auto test_records = section_view<NativeTestRecord>(map, *found[tests]);
   const auto text = section_view<char>(map, *found[test_text]);
-  const auto row_offsets = section_view<std::uint64_t>(map, *found[coverage_offsets]);
-  const auto indices = section_view<std::uint32_t>(map, *found[coverage_indices]);
+  const auto element_offsets = section_view<std::uint64_t>(map, *found[coverage_offsets]);
+  const auto test_ids = section_view<std::uint32_t>(map, *found[coverage_indices]);
 
-  if (row_offsets.size() != test_records.size() + 1)
-    fail(file, "coverage has " + std::to_string(row_offsets.size()) + " row offsets for " +
-         std::to_string(test_records.size()) + " tests");
+  if (element_offsets.size() != records.size() + 1)
+    fail(file, "coverage has " + std::to_string(element_offsets.size()) + " offsets for " +
+         std::to_string(records.size()) + " elements");
 
   std::vector<TestCase> test_list;
   test_list.reserve(test_records.size());
@@ -321,12 +321,12 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
     test_list.push_back(std::move(test));
   }
 
-  // The model's own constructors validate what is left (pool offsets, CSR structure,
+  // The model's own constructors validate what is left (pool offsets, coverage structure,
   // string ids, kinds, weights); their messages get the file name in front.
   try {
     StringPool pool(blob, string_offs, map.keeper);
-    Coverage coverage(records.size(), Column<std::uint64_t>(row_offsets, map.keeper),
-                      Column<std::uint32_t>(indices, map.keeper),
+    Coverage coverage(test_records.size(), Column<std::uint64_t>(element_offsets, map.keeper),
+                      Column<std::uint32_t>(test_ids, map.keeper),
                       /*validate=*/!options.verify_checksum);
     return Spectrum(std::move(pool), Column<ElementRecord>(records, map.keeper),
                     std::move(test_list), std::move(coverage));

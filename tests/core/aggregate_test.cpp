@@ -43,7 +43,7 @@ TEST(Aggregate, FileGroupsAllFunctionsOfAFile) {
   ASSERT_EQ(a.spectrum.element_count(), 3u);
   EXPECT_EQ(a.spectrum.file(0), "a.cpp");
   EXPECT_EQ(a.spectrum.element_name(0), "a.cpp:10");
-  EXPECT_EQ(a.spectrum.coverage().row(1).size(), 1u) << "t2 covers a.cpp once";
+  EXPECT_EQ(CoverageRows(a.spectrum.coverage()).row(1).size(), 1u) << "t2 covers a.cpp once";
 }
 
 TEST(Aggregate, LineIsTheIdentity) {

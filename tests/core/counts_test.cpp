@@ -50,8 +50,9 @@ TEST(Counts, EmptySpectrum) {
 // The reference: ef = Aᵀw, ep = Aᵀ(1 − w) with Eigen's own sparse matrix product.
 Counts reference_counts(const Spectrum& s) {
   std::vector<Eigen::Triplet<double>> triplets;
+  const CoverageRows rows(s.coverage());  // test-major, through the transpose
   for (std::size_t t = 0; t < s.test_count(); ++t)
-    for (auto e : s.coverage().row(t)) triplets.emplace_back(static_cast<int>(t), static_cast<int>(e), 1.0);
+    for (auto e : rows.row(t)) triplets.emplace_back(static_cast<int>(t), static_cast<int>(e), 1.0);
   Eigen::SparseMatrix<double> a(static_cast<Eigen::Index>(s.test_count()),
                                 static_cast<Eigen::Index>(s.element_count()));
   a.setFromTriplets(triplets.begin(), triplets.end());

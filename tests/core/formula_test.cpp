@@ -181,8 +181,10 @@ TEST(Formula, IdealSuspectRanksFirstUnderEveryFormulaMeantToPutItThere) {
     SpectrumBuilder b;
     for (std::size_t e = 0; e < base.element_count(); ++e) b.add_element(base.file(e), base.element(e).first_line);
     const auto ideal = b.add_element("zzz.cpp", 999);  // last in the tie-break order
+    const CoverageRows rows(base.coverage());
     for (std::size_t t = 0; t < base.test_count(); ++t) {
-      std::vector<std::uint32_t> row(base.coverage().row(t).begin(), base.coverage().row(t).end());
+      const auto base_row = rows.row(t);
+      std::vector<std::uint32_t> row(base_row.begin(), base_row.end());
       if (base.tests()[t].failure_weight == 1.0) row.push_back(ideal);
       b.add_test(base.tests()[t], row);
     }

@@ -68,8 +68,11 @@ TEST(SpectrumBuilder, BuildsElementsTestsAndSortedCoverage) {
   ASSERT_EQ(s.element_count(), 3u);
   ASSERT_EQ(s.test_count(), 2u);
   EXPECT_EQ(s.coverage().nnz(), 4u);
-  EXPECT_EQ(std::vector<std::uint32_t>(s.coverage().row(0).begin(), s.coverage().row(0).end()),
+  const CoverageRows rows(s.coverage());
+  EXPECT_EQ(std::vector<std::uint32_t>(rows.row(0).begin(), rows.row(0).end()),
             (std::vector<std::uint32_t>{l1, l2}));
+  EXPECT_EQ(std::vector<std::uint32_t>(s.coverage().tests_of(l2).begin(), s.coverage().tests_of(l2).end()),
+            (std::vector<std::uint32_t>{0, 1}));
   EXPECT_TRUE(s.coverage().covers(1, cuda));
   EXPECT_FALSE(s.coverage().covers(1, l1));
   EXPECT_EQ(s.element_name(l1), "src/ops.cpp#add:10");
@@ -127,7 +130,8 @@ TEST(Coverage, ValidatesStructure) {
   EXPECT_THROW(Coverage(2, std::vector<std::uint64_t>{0, 1}, std::vector<std::uint32_t>{2}), Error);
   EXPECT_THROW(Coverage(2, std::vector<std::uint64_t>{0, 3}, std::vector<std::uint32_t>{0}), Error);
   const Coverage ok(3, std::vector<std::uint64_t>{0, 2, 2}, std::vector<std::uint32_t>{0, 2});
-  EXPECT_EQ(ok.tests(), 2u);
+  EXPECT_EQ(ok.tests(), 3u);
+  EXPECT_EQ(ok.elements(), 2u);
   EXPECT_DOUBLE_EQ(ok.density(), 2.0 / 6.0);
 }
 

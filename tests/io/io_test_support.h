@@ -110,10 +110,13 @@ inline void expect_same_spectrum(const Spectrum& a, const Spectrum& b, Compare w
       EXPECT_EQ(x.runtime_ns, y.runtime_ns);
       EXPECT_EQ(x.message, y.message);
     }
-    const auto rx = a.coverage().row(t);
-    const auto ry = b.coverage().row(t);
-    EXPECT_EQ(std::vector<std::uint32_t>(rx.begin(), rx.end()),
-              std::vector<std::uint32_t>(ry.begin(), ry.end()));
+  }
+  ASSERT_EQ(a.element_count(), b.element_count());
+  for (std::size_t e = 0; e < a.element_count(); ++e) {
+    const auto tx = a.coverage().tests_of(e);
+    const auto ty = b.coverage().tests_of(e);
+    EXPECT_EQ(std::vector<std::uint32_t>(tx.begin(), tx.end()),
+              std::vector<std::uint32_t>(ty.begin(), ty.end())) << "element " << e;
   }
 }
 

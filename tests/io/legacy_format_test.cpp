@@ -31,7 +31,7 @@ TEST(LegacyFormat, ReadsDefects4JStyleFiles) {
   EXPECT_EQ(s.tests()[2].name, "test_3");
   EXPECT_TRUE(s.tests()[1].failed());
   EXPECT_FALSE(s.tests()[2].failed());
-  EXPECT_EQ(s.coverage().row(1).size(), 2u);
+  EXPECT_EQ(CoverageRows(s.coverage()).row(1).size(), 2u);
 }
 
 TEST(LegacyFormat, PathMayNameTheMatrixFile) {

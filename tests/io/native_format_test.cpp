@@ -96,7 +96,7 @@ TEST(NativeFormat, ReadingMapsTheBigArraysInsteadOfCopying) {
   Spectrum back = read_native(file);
   // Every big array is a view into the mapping of the file itself, not a heap copy
   // (what Column::is_view() reports for the columns the reader builds).
-  EXPECT_EQ(mapped_file_of(back.coverage().indices().data()), file.string());
+  EXPECT_EQ(mapped_file_of(back.coverage().test_ids().data()), file.string());
   EXPECT_EQ(mapped_file_of(back.coverage().offsets().data()), file.string());
   EXPECT_EQ(mapped_file_of(back.elements().data()), file.string());
   EXPECT_EQ(mapped_file_of(back.strings().offsets().data()), file.string());
@@ -109,7 +109,7 @@ TEST(NativeFormat, ReadingMapsTheBigArraysInsteadOfCopying) {
   const Spectrum copy = back;
   back = Spectrum();
   EXPECT_EQ(copy.element_name(0), "src/conv.cu#conv2d_kernel:10");
-  EXPECT_EQ(copy.coverage().row(1)[1], 2u);
+  EXPECT_EQ(CoverageRows(copy.coverage()).row(1)[1], 2u);
 }
 
 TEST(NativeFormat, MappingIsReleasedWithTheLastView) {
@@ -119,7 +119,7 @@ TEST(NativeFormat, MappingIsReleasedWithTheLastView) {
   const void* indices = nullptr;
   {
     const Spectrum back = read_native(file);
-    indices = back.coverage().indices().data();
+    indices = back.coverage().test_ids().data();
     EXPECT_EQ(mapped_file_of(indices), file.string());
   }
   EXPECT_NE(mapped_file_of(indices), file.string());

@@ -29,8 +29,8 @@ namespace dlfl::io {
 //     3 elements           ElementRecord     24-byte records, written raw
 //     4 tests              NativeTestRecord  56-byte records
 //     5 test text          char              test names and messages
-//     6 coverage offsets   u64 × (tests + 1) CSR row offsets
-//     7 coverage indices   u32 × nnz         CSR element ids, sorted per row
+//     6 coverage offsets   u64 × (elements + 1) element-major (Coverage) offsets
+//     7 coverage test ids  u32 × nnz         tests covering each element, ascending
 // Readers ignore sections with ids they do not know, so later versions can add some
 // without breaking older readers; a changed meaning bumps the version.
 inline constexpr std::string_view kNativeMagic{"DLFLSPEC", 8};
