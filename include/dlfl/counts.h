@@ -20,17 +20,16 @@ struct Counts {
   static Counts from(Eigen::ArrayXd ef, Eigen::ArrayXd ep, double failed, double passed);
 };
 
-enum class CountsKernel {
-  automatic,  // dense bitsets when they are the smaller form, CSR otherwise
-  sparse,     // CSR scatter: ef(row) += w for each test row
-  dense,      // element-major bitsets: popcount for 0/1 outcomes
-};
-
 struct CountsOptions {
-  CountsKernel kernel = CountsKernel::automatic;
   unsigned threads = 0;  // 0 = all hardware threads
 };
 
+// Counts of every element. The kernel follows the coverage's storage form: a gather-sum
+// of weights over each element's test ids (sparse), or popcounts of its bit words
+// against the failed/passed test masks (dense). O(nnz) or O(elements × tests / 64).
 Counts compute_counts(const Spectrum& spectrum, const CountsOptions& options = {});
+// Counts of elements [first, last) only (F and P still over all tests).
+Counts compute_counts(const Spectrum& spectrum, std::size_t first, std::size_t last,
+                      const CountsOptions& options = {});
 
 }  // namespace dlfl

@@ -72,7 +72,8 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
     }
     offsets.push_back(test_ids.size());
   }
-  Coverage coverage(cov.tests(), std::move(offsets), std::move(test_ids), /*validate=*/false);
+  const Coverage coverage =
+      Coverage(cov.tests(), std::move(offsets), std::move(test_ids), /*validate=*/false).compact();
   return {Spectrum(spectrum.strings(), std::move(groups), spectrum.tests(), std::move(coverage)),
           std::move(group_of)};
 }

@@ -1,4 +1,4 @@
-// Coverage: element-major compressed storage, its test-major copy, and bitsets.
+// Coverage: element-major sparse and dense storage, conversions, the test-major copy.
 #include "dlfl/coverage.h"
 
 #include <algorithm>
@@ -8,16 +8,30 @@
 
 namespace dlfl {
 
+std::size_t CoveringTests::size() const noexcept {
+  if (!dense_) return ids_.size();
+  std::size_t n = 0;
+  for (auto w : bits_) n += static_cast<std::size_t>(std::popcount(w));
+  return n;
+}
+
+bool CoveringTests::empty() const noexcept {
+  if (!dense_) return ids_.empty();
+  return std::all_of(bits_.begin(), bits_.end(), [](std::uint64_t w) { return w == 0; });
+}
+
 Coverage::Coverage(std::size_t tests, Column<std::uint64_t> offsets, Column<std::uint32_t> test_ids,
                    bool validate)
-    : tests_(tests), offsets_(std::move(offsets)), test_ids_(std::move(test_ids)) {
+    : form_(Form::sparse), tests_(tests), offsets_(std::move(offsets)), test_ids_(std::move(test_ids)) {
   if (offsets_.empty() || offsets_[0] != 0 || offsets_[offsets_.size() - 1] != test_ids_.size())
     throw Error("coverage: offsets do not span the test id array");
+  elements_ = offsets_.size() - 1;
+  nnz_ = test_ids_.size();
   if (!validate) return;
-  for (std::size_t e = 0; e + 1 < offsets_.size(); ++e) {
+  for (std::size_t e = 0; e < elements_; ++e) {
     if (offsets_[e + 1] < offsets_[e])
       throw Error("coverage: offsets decrease at element " + std::to_string(e));
-    const auto ids = tests_of(e);
+    const auto ids = sparse_tests_of(e);
     for (std::size_t k = 0; k < ids.size(); ++k) {
       if (ids[k] >= tests)
         throw Error("coverage: element " + std::to_string(e) + " is covered by test " +
@@ -28,14 +42,69 @@ Coverage::Coverage(std::size_t tests, Column<std::uint64_t> offsets, Column<std:
   }
 }
 
+Coverage Coverage::dense(std::size_t tests, std::size_t elements, Column<std::uint64_t> bits, bool validate) {
+  Coverage c;
+  c.form_ = Form::dense;
+  c.tests_ = tests;
+  c.elements_ = elements;
+  const std::size_t words = c.words_per_element();
+  if (bits.size() != elements * words)
+    throw Error("coverage: " + std::to_string(bits.size()) + " bit words for " + std::to_string(elements) +
+                " elements of " + std::to_string(words) + " words");
+  c.bits_ = std::move(bits);
+  c.offsets_ = Column<std::uint64_t>();
+  // Bits past the last test would count as coverage by tests that do not exist.
+  const std::uint64_t tail_mask = tests % 64 ? ~((std::uint64_t{1} << (tests % 64)) - 1) : 0;
+  for (std::size_t e = 0; e < elements && words > 0; ++e) {
+    const auto row = c.bits(e);
+    if (validate && (row[words - 1] & tail_mask))
+      throw Error("coverage: element " + std::to_string(e) + " is covered by a test past the last");
+    for (auto w : row) c.nnz_ += static_cast<std::size_t>(std::popcount(w));
+  }
+  return c;
+}
+
 double Coverage::density() const noexcept {
-  const double cells = static_cast<double>(tests_) * static_cast<double>(elements());
-  return cells > 0 ? static_cast<double>(nnz()) / cells : 0.0;
+  const double cells = static_cast<double>(tests_) * static_cast<double>(elements_);
+  return cells > 0 ? static_cast<double>(nnz_) / cells : 0.0;
+}
+
+std::size_t Coverage::storage_bytes() const noexcept {
+  return is_dense() ? bits_.size() * 8 : test_ids_.size() * 4 + offsets_.size() * 8;
 }
 
 bool Coverage::covers(std::size_t test, std::uint32_t element) const noexcept {
-  const auto ids = tests_of(element);
+  if (is_dense()) return (bits(element)[test / 64] >> (test % 64)) & 1;
+  const auto ids = sparse_tests_of(element);
   return std::binary_search(ids.begin(), ids.end(), static_cast<std::uint32_t>(test));
+}
+
+Coverage Coverage::to_dense() const {
+  if (is_dense()) return *this;
+  const std::size_t words = words_per_element();
+  std::vector<std::uint64_t> out(elements_ * words, 0);
+  for (std::size_t e = 0; e < elements_; ++e)
+    for (auto t : sparse_tests_of(e)) out[e * words + t / 64] |= std::uint64_t{1} << (t % 64);
+  return dense(tests_, elements_, std::move(out), /*validate=*/false);
+}
+
+Coverage Coverage::to_sparse() const {
+  if (!is_dense()) return *this;
+  std::vector<std::uint64_t> offsets{0};
+  offsets.reserve(elements_ + 1);
+  std::vector<std::uint32_t> ids;
+  ids.reserve(nnz_);
+  for (std::size_t e = 0; e < elements_; ++e) {
+    for (auto t : tests_of(e)) ids.push_back(t);
+    offsets.push_back(ids.size());
+  }
+  return Coverage(tests_, std::move(offsets), std::move(ids), /*validate=*/false);
+}
+
+Coverage Coverage::compact() const {
+  const bool dense_wins = dense_is_smaller(tests_, elements_, nnz_);
+  if (dense_wins == is_dense()) return *this;
+  return dense_wins ? to_dense() : to_sparse();
 }
 
 namespace {
@@ -58,7 +127,18 @@ void transpose(std::span<const std::uint64_t> offsets, std::span<const std::uint
 }  // namespace
 
 CoverageRows::CoverageRows(const Coverage& coverage) {
-  transpose(coverage.offsets(), coverage.test_ids(), coverage.tests(), offsets_, elements_);
+  if (!coverage.is_dense()) {
+    transpose(coverage.offsets(), coverage.test_ids(), coverage.tests(), offsets_, elements_);
+    return;
+  }
+  offsets_.assign(coverage.tests() + 1, 0);
+  for (std::size_t e = 0; e < coverage.elements(); ++e)
+    for (auto t : coverage.tests_of(e)) ++offsets_[t + 1];
+  for (std::size_t t = 0; t < coverage.tests(); ++t) offsets_[t + 1] += offsets_[t];
+  elements_.resize(offsets_.back());
+  std::vector<std::uint64_t> next(offsets_.begin(), offsets_.end() - 1);
+  for (std::size_t e = 0; e < coverage.elements(); ++e)
+    for (auto t : coverage.tests_of(e)) elements_[next[t]++] = static_cast<std::uint32_t>(e);
 }
 
 void CoverageBuilder::add_row(std::span<const std::uint32_t> elements) {
@@ -88,16 +168,7 @@ Coverage CoverageBuilder::finish(std::size_t elements) && {
   offsets_ = {0};
   indices_.clear();
   indices_.shrink_to_fit();
-  return Coverage(tests, std::move(offsets), std::move(test_ids), /*validate=*/false);
-}
-
-DenseCoverage::DenseCoverage(const Coverage& sparse)
-    : tests_(sparse.tests()), elements_(sparse.elements()), words_((tests_ + 63) / 64),
-      bits_(elements_ * words_, 0) {
-  for (std::size_t e = 0; e < elements_; ++e) {
-    std::uint64_t* row = bits_.data() + e * words_;
-    for (auto t : sparse.tests_of(e)) row[t / 64] |= std::uint64_t{1} << (t % 64);
-  }
+  return Coverage(tests, std::move(offsets), std::move(test_ids), /*validate=*/false).compact();
 }
 
 bool dense_is_smaller(std::size_t tests, std::size_t elements, std::size_t nnz) noexcept {

@@ -40,14 +40,15 @@ enum SectionId : std::uint32_t {
   test_text = 5,
   coverage_offsets = 6,
   coverage_indices = 7,
+  coverage_bits = 8,
 };
-constexpr std::uint32_t kSectionIds = 7;
+constexpr std::uint32_t kSectionIds = 8;
 
 constexpr std::array<std::string_view, kSectionIds + 1> kSectionNames = {
     "", "string blob", "string offsets", "elements", "tests", "test text",
-    "coverage offsets", "coverage indices"};
+    "coverage offsets", "coverage indices", "coverage bits"};
 constexpr std::array<std::uint32_t, kSectionIds + 1> kItemSizes = {
-    0, 1, 8, sizeof(ElementRecord), sizeof(NativeTestRecord), 1, 8, 4};
+    0, 1, 8, sizeof(ElementRecord), sizeof(NativeTestRecord), 1, 8, 4, 8};
 
 struct FileHeader {
   char magic[8];
@@ -118,6 +119,7 @@ void write_native(const Spectrum& spectrum, std::ostream& out) {
       {test_text, text.size(), std::span<const char>(text)},
       {coverage_offsets, coverage.offsets().size(), bytes_of(coverage.offsets())},
       {coverage_indices, coverage.test_ids().size(), bytes_of(coverage.test_ids())},
+      {coverage_bits, coverage.all_bits().size(), bytes_of(coverage.all_bits())},
   }};
 
   std::array<SectionEntry, kSectionIds> table{};
@@ -296,8 +298,10 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
   const auto text = section_view<char>(map, *found[test_text]);
   const auto element_offsets = section_view<std::uint64_t>(map, *found[coverage_offsets]);
   const auto test_ids = section_view<std::uint32_t>(map, *found[coverage_indices]);
+  const auto bit_words = section_view<std::uint64_t>(map, *found[coverage_bits]);
+  const bool dense = element_offsets.empty();  // the dense form stores no offsets
 
-  if (element_offsets.size() != records.size() + 1)
+  if (!dense && element_offsets.size() != records.size() + 1)
     fail(file, "coverage has " + std::to_string(element_offsets.size()) + " offsets for " +
          std::to_string(records.size()) + " elements");
 
@@ -325,9 +329,12 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
   // string ids, kinds, weights); their messages get the file name in front.
   try {
     StringPool pool(blob, string_offs, map.keeper);
-    Coverage coverage(test_records.size(), Column<std::uint64_t>(element_offsets, map.keeper),
-                      Column<std::uint32_t>(test_ids, map.keeper),
-                      /*validate=*/!options.verify_checksum);
+    Coverage coverage =
+        dense ? Coverage::dense(test_records.size(), records.size(), Column<std::uint64_t>(bit_words, map.keeper),
+                                /*validate=*/!options.verify_checksum)
+              : Coverage(test_records.size(), Column<std::uint64_t>(element_offsets, map.keeper),
+                         Column<std::uint32_t>(test_ids, map.keeper),
+                         /*validate=*/!options.verify_checksum);
     return Spectrum(std::move(pool), Column<ElementRecord>(records, map.keeper),
                     std::move(test_list), std::move(coverage));
   } catch (const Error& e) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <random>
 
 #include "dlfl/formula.h"
@@ -90,6 +91,44 @@ TEST(Ranking, TopKAgreesWithTheFullRanking) {
     if (top.size() < full.size()) {
       EXPECT_LT(full[top.size()].score, top.back().score);
     }
+  }
+}
+
+}  // namespace
+}  // namespace dlfl
+
+namespace dlfl {
+namespace {
+
+// Large rankings take the radix-sort path; it must give exactly the comparison order.
+TEST(Ranking, RadixPathMatchesTheComparisonOrder) {
+  std::mt19937 rng(9);
+  std::uniform_int_distribution<int> level(-20, 20);
+  const std::size_t n = 100000;
+  Eigen::ArrayXd s(static_cast<Eigen::Index>(n));
+  for (auto& x : s) x = level(rng) / 7.0;
+  s[3] = kInfiniteScore, s[4] = -kInfiniteScore, s[5] = -0.0, s[6] = 0.0, s[7] = 1e-300, s[8] = -1e-300;
+  std::vector<std::uint64_t> keys(n);
+  for (auto& k : keys) k = (std::uint64_t{static_cast<std::uint32_t>(rng() % 50)} << 32) | (rng() % 1000);
+  std::vector<std::uint32_t> expected(n);
+  std::iota(expected.begin(), expected.end(), 0u);
+  std::sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (s[a] != s[b]) return s[a] > s[b];
+    if (keys[a] != keys[b]) return keys[a] < keys[b];
+    return a < b;
+  });
+  for (const bool with_keys : {true, false}) {
+    if (!with_keys) std::sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return s[a] != s[b] ? s[a] > s[b] : a < b;
+      });
+    const auto r = rank(s, with_keys ? std::span<const std::uint64_t>(keys) : std::span<const std::uint64_t>());
+    ASSERT_EQ(r.size(), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(r[i].element, expected[i]) << "position " << i;
+    EXPECT_EQ(r[0].element, 3u);
+    EXPECT_EQ(r[n - 1].element, 4u);
+    // -0.0 and 0.0 tie.
+    const auto pos = [&](std::uint32_t e) { return std::find_if(r.begin(), r.end(), [e](const RankedElement& x) { return x.element == e; }); };
+    EXPECT_EQ(pos(5)->best, pos(6)->best);
   }
 }
 

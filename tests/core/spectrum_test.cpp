@@ -135,15 +135,41 @@ TEST(Coverage, ValidatesStructure) {
   EXPECT_DOUBLE_EQ(ok.density(), 2.0 / 6.0);
 }
 
-TEST(DenseCoverage, MirrorsTheSparseForm) {
+TEST(Coverage, DenseFormMirrorsTheSparseForm) {
   CoverageBuilder b(70);
   b.add_row({0, 69});
   for (int t = 1; t < 70; ++t) b.add_row({static_cast<std::uint32_t>(t)});
-  const Coverage sparse = std::move(b).finish();
-  const DenseCoverage dense(sparse);
+  const Coverage sparse = std::move(b).finish().to_sparse();
+  const Coverage dense = sparse.to_dense();
+  EXPECT_TRUE(dense.is_dense());
   EXPECT_EQ(dense.words_per_element(), 2u);
   EXPECT_EQ(dense.bits(69)[0], 1u) << "test 0 covers element 69";
   EXPECT_EQ(dense.bits(69)[1], std::uint64_t{1} << 5) << "test 69 covers element 69";
+  EXPECT_EQ(dense.nnz(), sparse.nnz());
+  for (std::uint32_t e = 0; e < 70; ++e) {
+    const auto a = sparse.tests_of(e), d = dense.tests_of(e);
+    EXPECT_EQ(std::vector<std::uint32_t>(a.begin(), a.end()), std::vector<std::uint32_t>(d.begin(), d.end()));
+    EXPECT_EQ(a.size(), d.size());
+  }
+  EXPECT_TRUE(dense.covers(69, 69));
+  EXPECT_FALSE(dense.covers(68, 69));
+  const Coverage back = dense.to_sparse();
+  EXPECT_EQ(std::vector<std::uint32_t>(back.test_ids().begin(), back.test_ids().end()),
+            std::vector<std::uint32_t>(sparse.test_ids().begin(), sparse.test_ids().end()));
+  const CoverageRows rows(dense);
+  EXPECT_EQ(rows.row(0).size(), 2u);
+}
+
+TEST(Coverage, DenseRejectsBitsPastTheLastTest) {
+  EXPECT_THROW(Coverage::dense(3, 1, std::vector<std::uint64_t>{0b1000}), Error);
+  EXPECT_THROW(Coverage::dense(3, 2, std::vector<std::uint64_t>{0b1}), Error);
+  EXPECT_EQ(Coverage::dense(3, 1, std::vector<std::uint64_t>{0b101}).nnz(), 2u);
+}
+
+TEST(Coverage, EmptyDenseIteratesNothing) {
+  const Coverage c = Coverage::dense(130, 1, std::vector<std::uint64_t>{0, 0, 0});
+  EXPECT_TRUE(c.tests_of(0).empty());
+  EXPECT_EQ(c.tests_of(0).begin(), c.tests_of(0).end());
 }
 
 }  // namespace

@@ -96,8 +96,8 @@ TEST(NativeFormat, ReadingMapsTheBigArraysInsteadOfCopying) {
   Spectrum back = read_native(file);
   // Every big array is a view into the mapping of the file itself, not a heap copy
   // (what Column::is_view() reports for the columns the reader builds).
-  EXPECT_EQ(mapped_file_of(back.coverage().test_ids().data()), file.string());
-  EXPECT_EQ(mapped_file_of(back.coverage().offsets().data()), file.string());
+  ASSERT_TRUE(back.coverage().is_dense()) << "small and dense: stored as bits";
+  EXPECT_EQ(mapped_file_of(back.coverage().all_bits().data()), file.string());
   EXPECT_EQ(mapped_file_of(back.elements().data()), file.string());
   EXPECT_EQ(mapped_file_of(back.strings().offsets().data()), file.string());
   EXPECT_EQ(mapped_file_of(back.strings().blob().data()), file.string());
@@ -112,6 +112,22 @@ TEST(NativeFormat, ReadingMapsTheBigArraysInsteadOfCopying) {
   EXPECT_EQ(CoverageRows(copy.coverage()).row(1)[1], 2u);
 }
 
+TEST(NativeFormat, SparseCoverageIsMappedToo) {
+  TempDir dir;
+  const fs::path file = fs::canonical(dir.path()) / "sparse.dlfl";
+  SpectrumBuilder b;
+  for (std::uint32_t line = 1; line <= 200; ++line) b.add_element("src/big.cpp", line);
+  for (std::uint32_t t = 0; t < 100; ++t) b.add_test(TestCase::pass("t" + std::to_string(t)), {t, t + 100});
+  const Spectrum s = std::move(b).finish();
+  ASSERT_FALSE(s.coverage().is_dense());
+  write_native(s, file);
+  const Spectrum back = read_native(file);
+  ASSERT_FALSE(back.coverage().is_dense());
+  EXPECT_EQ(mapped_file_of(back.coverage().test_ids().data()), file.string());
+  EXPECT_EQ(mapped_file_of(back.coverage().offsets().data()), file.string());
+  expect_same_spectrum(s, back);
+}
+
 TEST(NativeFormat, MappingIsReleasedWithTheLastView) {
   TempDir dir;
   const fs::path file = fs::canonical(dir.path()) / "s.dlfl";
@@ -119,7 +135,7 @@ TEST(NativeFormat, MappingIsReleasedWithTheLastView) {
   const void* indices = nullptr;
   {
     const Spectrum back = read_native(file);
-    indices = back.coverage().test_ids().data();
+    indices = back.coverage().all_bits().data();
     EXPECT_EQ(mapped_file_of(indices), file.string());
   }
   EXPECT_NE(mapped_file_of(indices), file.string());

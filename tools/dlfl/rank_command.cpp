@@ -4,11 +4,11 @@
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/aggregate.h"
-#include "dlfl/counts.h"
 #include "dlfl/formula.h"
 #include "dlfl/io/ranking_writer.h"
 #include "dlfl/io/spectrum_formats.h"
 #include "dlfl/ranking.h"
+#include "dlfl/scoring.h"
 
 namespace dlfl::cli {
 namespace {
@@ -43,18 +43,17 @@ void run_rank(const RankOptions& o) {
   const bool by_max = o.aggregation == "max" && o.granularity != Granularity::line;
   const Aggregated groups = aggregate(lines, o.granularity);
   const Spectrum& scored = by_max ? lines : groups.spectrum;
-  const Counts counts = compute_counts(scored);
+  Scores scores = score_spectrum(scored, formulas);
   const auto tie_keys = groups.spectrum.tie_break_keys();
 
   std::vector<std::vector<RankedElement>> ranked;
-  for (const auto& formula : formulas) {
-    std::size_t undefined = 0;
-    Eigen::ArrayXd scores = formula.score(counts, &undefined);
-    if (undefined)
-      warn("formula '" + formula.name() + "' is undefined (NaN) for " + std::to_string(undefined) +
+  for (std::size_t f = 0; f < formulas.size(); ++f) {
+    if (scores.undefined[f])
+      warn("formula '" + formulas[f].name() + "' is undefined (NaN) for " + std::to_string(scores.undefined[f]) +
            " elements; they rank last");
-    if (by_max) scores = max_by_group(scores, groups.group_of, groups.spectrum.element_count());
-    ranked.push_back(rank(scores, tie_keys, o.top));
+    Eigen::ArrayXd& s = scores.per_formula[f];
+    if (by_max) s = max_by_group(s, groups.group_of, groups.spectrum.element_count());
+    ranked.push_back(rank(s, tie_keys, o.top));
   }
   std::vector<io::FormulaRanking> rankings;
   for (std::size_t i = 0; i < formulas.size(); ++i) {

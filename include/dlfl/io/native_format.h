@@ -31,6 +31,8 @@ namespace dlfl::io {
 //     5 test text          char              test names and messages
 //     6 coverage offsets   u64 × (elements + 1) element-major (Coverage) offsets
 //     7 coverage test ids  u32 × nnz         tests covering each element, ascending
+//     8 coverage bits      u64 × elements × ceil(tests/64)  dense form (Coverage)
+//   A sparse coverage leaves section 8 empty; a dense one leaves 6 and 7 empty.
 // Readers ignore sections with ids they do not know, so later versions can add some
 // without breaking older readers; a changed meaning bumps the version.
 inline constexpr std::string_view kNativeMagic{"DLFLSPEC", 8};
