@@ -8,6 +8,7 @@
 #include "dlfl/error.h"
 #include "dlfl/io/gzoltar_format.h"
 #include "dlfl/io/legacy_format.h"
+#include "dlfl/io/matrix_market_format.h"
 #include "dlfl/io/native_format.h"
 
 namespace dlfl::io {
@@ -18,6 +19,7 @@ std::string_view spectrum_format_name(SpectrumFormat format) noexcept {
     case SpectrumFormat::gzoltar: return "gzoltar";
     case SpectrumFormat::legacy: return "legacy";
     case SpectrumFormat::native: return "native";
+    case SpectrumFormat::matrix_market: return "matrix-market";
   }
   return "unknown";
 }
@@ -26,10 +28,12 @@ SpectrumFormat parse_spectrum_format(std::string_view name) {
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const auto format : {SpectrumFormat::gzoltar, SpectrumFormat::legacy, SpectrumFormat::native})
+  for (const auto format : {SpectrumFormat::gzoltar, SpectrumFormat::legacy, SpectrumFormat::native,
+                            SpectrumFormat::matrix_market})
     if (lower == spectrum_format_name(format)) return format;
+  if (lower == "mtx" || lower == "matrixmarket") return SpectrumFormat::matrix_market;
   throw Error("unknown spectrum format '" + std::string(name) +
-              "' (expected gzoltar, legacy or native)");
+              "' (expected gzoltar, legacy, native or matrix-market)");
 }
 
 SpectrumFormat detect_spectrum_format(const fs::path& path) {
@@ -43,6 +47,7 @@ SpectrumFormat detect_spectrum_format(const fs::path& path) {
                 "not a spectrum directory: holds neither matrix.txt (GZoltar) nor matrix (legacy)");
   }
   if (has_native_magic(path)) return SpectrumFormat::native;
+  if (path.extension() == ".mtx") return SpectrumFormat::matrix_market;
   if (path.filename() == "matrix.txt") return SpectrumFormat::gzoltar;
   if (path.filename() == "matrix") return SpectrumFormat::legacy;
   throw Error(path.string(), 0,
@@ -52,6 +57,7 @@ SpectrumFormat detect_spectrum_format(const fs::path& path) {
 
 SpectrumFormat infer_output_format(const fs::path& path) {
   if (path.extension() == ".dlfl") return SpectrumFormat::native;
+  if (path.extension() == ".mtx") return SpectrumFormat::matrix_market;
   if (path.filename() == "matrix") return SpectrumFormat::legacy;
   return SpectrumFormat::gzoltar;
 }
@@ -65,6 +71,7 @@ Spectrum read_spectrum(const fs::path& path, SpectrumFormat format) {
     case SpectrumFormat::gzoltar: return read_gzoltar(path);
     case SpectrumFormat::legacy: return read_legacy(path);
     case SpectrumFormat::native: return read_native(path);
+    case SpectrumFormat::matrix_market: return read_matrix_market(path);
   }
   throw Error("unknown spectrum format");
 }
@@ -74,6 +81,7 @@ std::size_t write_spectrum(const Spectrum& spectrum, const fs::path& path, Spect
     case SpectrumFormat::gzoltar: return write_gzoltar(spectrum, path);
     case SpectrumFormat::legacy: return write_legacy(spectrum, path);
     case SpectrumFormat::native: write_native(spectrum, path); return 0;
+    case SpectrumFormat::matrix_market: return write_matrix_market(spectrum, path);
   }
   throw Error("unknown spectrum format");
 }

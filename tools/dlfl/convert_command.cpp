@@ -29,10 +29,10 @@ void add_convert_command(CLI::App& app) {
                                  "Convert a spectrum between formats.\n"
                                  "Example: dlfl convert sfl/txt spectrum.dlfl   (GZoltar text -> native)");
   cmd->add_option("IN", o->input, "Input spectrum (GZoltar directory, legacy matrix/spectra, native file)")->required();
-  cmd->add_option("OUT", o->output, "Output path (format from --to, else from the path: .dlfl = native, "
-                                    "a path ending in 'matrix' = legacy, else a GZoltar directory)")->required();
-  cmd->add_option("--from", o->from, "Input format (default: detected)")->check(CLI::IsMember({"gzoltar", "legacy", "native"}));
-  cmd->add_option("--to", o->to, "Output format")->check(CLI::IsMember({"gzoltar", "legacy", "native"}));
+  cmd->add_option("OUT", o->output, "Output path (format from --to, else from the path: .dlfl = native, .mtx = Matrix Market "
+                                    "(+ .tests.csv, .elements.csv), a path ending in 'matrix' = legacy, else a GZoltar directory)")->required();
+  cmd->add_option("--from", o->from, "Input format (default: detected)")->check(CLI::IsMember({"gzoltar", "legacy", "native", "matrix-market"}));
+  cmd->add_option("--to", o->to, "Output format")->check(CLI::IsMember({"gzoltar", "legacy", "native", "matrix-market"}));
   cmd->callback([o] { run_convert(*o); });
 }
 

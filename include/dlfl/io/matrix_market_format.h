@@ -1,0 +1,36 @@
+// Matrix Market interchange: the coverage matrix as a standard coordinate file plus two
+// sidecar lists, so scipy (scipy.io.mmread), R (Matrix::readMM) and Eigen (loadMarket)
+// can produce and check the same spectra.
+#pragma once
+
+#include <filesystem>
+
+#include "dlfl/spectrum.h"
+
+namespace dlfl::io {
+
+// For SPECTRUM.mtx the three files are:
+//   SPECTRUM.mtx           `%%MatrixMarket matrix coordinate pattern general`, size line
+//                          `TESTS ELEMENTS NNZ`, then one `test element` pair a line,
+//                          1-based; rows = tests, columns = elements. On read, `integer`
+//                          and `real` matrices are accepted too (a non-zero value = covered)
+//                          and entries may come in any order; duplicates are merged.
+//   SPECTRUM.tests.csv     header `name,outcome,failure_weight`; outcome PASS, FAIL or
+//                          FLAKY; failure_weight in [0, 1] (the share of failed runs);
+//                          names quoted as RFC 4180 when they hold , " or a line break.
+//   SPECTRUM.elements.csv  header `name`, one element name a line, in column order, with
+//                          GZoltar's spectra.csv naming rules (file#function:line,
+//                          key=value for an extrinsic element).
+// Throws dlfl::Error("FILE:LINE: what") on bad input (wrong banner, sizes that disagree
+// with the sidecars, an index out of range, a malformed line).
+Spectrum read_matrix_market(const std::filesystem::path& mtx);
+
+// Writes the three files, each atomically (sidecars first, so a reader that finds the
+// .mtx finds them too). Returns 0 (nothing is lost: weights are kept exactly).
+std::size_t write_matrix_market(const Spectrum& spectrum, const std::filesystem::path& mtx);
+
+// The sidecar paths of SPECTRUM.mtx.
+std::filesystem::path matrix_market_tests_path(const std::filesystem::path& mtx);
+std::filesystem::path matrix_market_elements_path(const std::filesystem::path& mtx);
+
+}  // namespace dlfl::io

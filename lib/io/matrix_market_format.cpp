@@ -1,0 +1,230 @@
+// Matrix Market coordinate coverage matrix + tests/elements sidecars.
+#include "dlfl/io/matrix_market_format.h"
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+
+#include "dlfl/error.h"
+#include "dlfl/io/atomic_file.h"
+#include "gzoltar_text.h"
+
+namespace dlfl::io {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::string_view kBanner = "%%MatrixMarket";
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+// Splits `line` at `,` honouring RFC 4180 quotes; throws on an unterminated quote.
+std::vector<std::string> csv_fields(std::string_view line, const std::string& file, std::size_t number) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
+      else if (c == '"') quoted = false;
+      else fields.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  if (quoted) throw Error(file, number, "unterminated quoted field");
+  return fields;
+}
+
+template <class T>
+T parse_number(std::string_view text, const std::string& file, std::size_t line, const char* what) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size())
+    throw Error(file, line, std::string("expected ") + what + ", found '" + std::string(text) + "'");
+  return value;
+}
+
+// Whitespace-separated words of a line, without copying.
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+std::vector<TestCase> read_tests(const fs::path& path) {
+  const std::string file = path.string();
+  const std::string text = detail::read_text_file(path);
+  detail::LineReader lines(text);
+  std::string_view line;
+  if (!lines.next(line) || line != "name,outcome,failure_weight")
+    throw Error(file, 1, "expected the header 'name,outcome,failure_weight'");
+  std::vector<TestCase> tests;
+  while (lines.next(line)) {
+    if (line.empty()) continue;
+    const auto fields = csv_fields(line, file, lines.line_number());
+    if (fields.size() != 3) throw Error(file, lines.line_number(), "expected 3 fields, found " + std::to_string(fields.size()));
+    TestCase t;
+    t.name = fields[0];
+    t.failure_weight = parse_number<double>(fields[2], file, lines.line_number(), "a failure weight");
+    if (!(t.failure_weight >= 0.0 && t.failure_weight <= 1.0))
+      throw Error(file, lines.line_number(), "failure weight " + fields[2] + " is outside [0, 1]");
+    const std::string outcome = fields[1];
+    const bool consistent = (outcome == "PASS" && t.failure_weight == 0.0) ||
+                            (outcome == "FAIL" && t.failure_weight == 1.0) ||
+                            (outcome == "FLAKY" && t.failure_weight > 0.0 && t.failure_weight < 1.0);
+    if (outcome != "PASS" && outcome != "FAIL" && outcome != "FLAKY")
+      throw Error(file, lines.line_number(), "unknown outcome '" + outcome + "' (expected PASS, FAIL or FLAKY)");
+    if (!consistent)
+      throw Error(file, lines.line_number(), "outcome " + outcome + " disagrees with failure weight " + fields[2]);
+    t.status = outcome == "PASS" ? TestStatus::passed : outcome == "FAIL" ? TestStatus::failed : TestStatus::flaky;
+    tests.push_back(std::move(t));
+  }
+  return tests;
+}
+
+}  // namespace
+
+fs::path matrix_market_tests_path(const fs::path& mtx) {
+  fs::path p = mtx;
+  return p.replace_extension(".tests.csv");
+}
+
+fs::path matrix_market_elements_path(const fs::path& mtx) {
+  fs::path p = mtx;
+  return p.replace_extension(".elements.csv");
+}
+
+Spectrum read_matrix_market(const fs::path& mtx) {
+  SpectrumBuilder builder;
+  {
+    const fs::path elements_path = matrix_market_elements_path(mtx);
+    const std::string text = detail::read_text_file(elements_path);
+    detail::LineReader lines(text);
+    std::string_view header;
+    if (!lines.next(header) || header != "name") throw Error(elements_path.string(), 1, "expected the header 'name'");
+    detail::add_spectra_lines(lines, elements_path.string(), builder, nullptr);
+  }
+  std::vector<TestCase> tests = read_tests(matrix_market_tests_path(mtx));
+
+  const std::string file = mtx.string();
+  const std::string text = detail::read_text_file(mtx);
+  detail::LineReader lines(text);
+  std::string_view line;
+  if (!lines.next(line) || !line.starts_with(kBanner)) throw Error(file, 1, "not a Matrix Market file (no %%MatrixMarket banner)");
+  const auto banner = words(line);
+  if (banner.size() != 5 || lower(banner[1]) != "matrix" || lower(banner[2]) != "coordinate" ||
+      (lower(banner[3]) != "pattern" && lower(banner[3]) != "integer" && lower(banner[3]) != "real") ||
+      lower(banner[4]) != "general")
+    throw Error(file, 1, "expected 'matrix coordinate pattern|integer|real general'");
+  const bool has_values = lower(banner[3]) != "pattern";
+  do {
+    if (!lines.next(line)) throw Error(file, lines.line_number(), "missing the size line");
+  } while (line.empty() || line.front() == '%');
+  const auto size = words(line);
+  if (size.size() != 3) throw Error(file, lines.line_number(), "expected 'TESTS ELEMENTS ENTRIES'");
+  const auto rows = parse_number<std::size_t>(size[0], file, lines.line_number(), "a row count");
+  const auto cols = parse_number<std::size_t>(size[1], file, lines.line_number(), "a column count");
+  const auto entries = parse_number<std::size_t>(size[2], file, lines.line_number(), "an entry count");
+  if (rows != tests.size())
+    throw Error(file, lines.line_number(), std::to_string(rows) + " rows, but " +
+                                               matrix_market_tests_path(mtx).filename().string() + " lists " +
+                                               std::to_string(tests.size()) + " tests");
+  if (cols != builder.element_count())
+    throw Error(file, lines.line_number(), std::to_string(cols) + " columns, but " +
+                                               matrix_market_elements_path(mtx).filename().string() + " lists " +
+                                               std::to_string(builder.element_count()) + " elements");
+
+  // Rows come in any order: gather each test's elements, then hand rows to the builder.
+  std::vector<std::vector<std::uint32_t>> by_test(rows);
+  std::size_t seen = 0;
+  while (lines.next(line)) {
+    if (line.empty() || line.front() == '%') continue;
+    const auto w = words(line);
+    if (w.size() != (has_values ? 3u : 2u))
+      throw Error(file, lines.line_number(), has_values ? "expected 'ROW COLUMN VALUE'" : "expected 'ROW COLUMN'");
+    const auto r = parse_number<std::size_t>(w[0], file, lines.line_number(), "a row index");
+    const auto c = parse_number<std::size_t>(w[1], file, lines.line_number(), "a column index");
+    if (r < 1 || r > rows || c < 1 || c > cols)
+      throw Error(file, lines.line_number(), "entry (" + std::string(w[0]) + ", " + std::string(w[1]) + ") is outside the " +
+                                                 std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+    ++seen;
+    if (has_values && parse_number<double>(w[2], file, lines.line_number(), "a value") == 0.0) continue;
+    by_test[r - 1].push_back(static_cast<std::uint32_t>(c - 1));
+  }
+  if (seen != entries)
+    throw Error(file, lines.line_number(), "the size line announces " + std::to_string(entries) + " entries, found " +
+                                               std::to_string(seen));
+  for (std::size_t t = 0; t < rows; ++t) {
+    builder.add_test(std::move(tests[t]), by_test[t]);
+    std::vector<std::uint32_t>().swap(by_test[t]);
+  }
+  try {
+    return std::move(builder).finish();
+  } catch (const Error& e) {
+    throw Error(file, 0, e.what());
+  }
+}
+
+std::size_t write_matrix_market(const Spectrum& spectrum, const fs::path& mtx) {
+  AtomicFile elements(matrix_market_elements_path(mtx));
+  elements.stream() << "name\n";
+  std::string scratch;
+  for (std::size_t e = 0; e < spectrum.element_count(); ++e)
+    elements.stream() << detail::spectra_line(spectrum, e, scratch, elements.target().string()) << '\n';
+
+  AtomicFile tests(matrix_market_tests_path(mtx));
+  tests.stream() << "name,outcome,failure_weight\n";
+  char weight[32];
+  for (const auto& t : spectrum.tests()) {
+    const auto [end, ec] = std::to_chars(weight, weight + sizeof weight, t.failure_weight);
+    (void)ec;
+    const char* outcome = t.failure_weight == 0.0 ? "PASS" : t.failure_weight == 1.0 ? "FAIL" : "FLAKY";
+    tests.stream() << csv_field(t.name) << ',' << outcome << ',' << std::string_view(weight, end - weight) << '\n';
+  }
+
+  AtomicFile matrix(mtx);
+  auto& out = matrix.stream();
+  out << kBanner << " matrix coordinate pattern general\n"
+      << "% dlfl spectrum: rows = tests (" << matrix_market_tests_path(mtx).filename().string()
+      << "), columns = elements (" << matrix_market_elements_path(mtx).filename().string() << ")\n"
+      << spectrum.test_count() << ' ' << spectrum.element_count() << ' ' << spectrum.coverage().nnz() << '\n';
+  char buffer[48];
+  for (std::size_t e = 0; e < spectrum.element_count(); ++e)
+    for (auto t : spectrum.coverage().tests_of(e)) {
+      char* p = std::to_chars(buffer, buffer + 20, t + 1).ptr;
+      *p++ = ' ';
+      p = std::to_chars(p, p + 20, e + 1).ptr;
+      *p++ = '\n';
+      out.write(buffer, p - buffer);
+    }
+  elements.commit();
+  tests.commit();
+  matrix.commit();
+  return 0;
+}
+
+}  // namespace dlfl::io
