@@ -23,7 +23,7 @@ TEST(SpectrumFormats, NamesParseCaseInsensitively) {
     parse_spectrum_format("csv");
     FAIL() << "expected dlfl::Error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("gzoltar, legacy or native"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("gzoltar, legacy, native or matrix-market"), std::string::npos);
   }
 }
 
