@@ -1,0 +1,22 @@
+// Umbrella header: the whole public API of confeval.
+#pragma once
+
+#include "confeval/ast.h"
+#include "confeval/builtins.h"
+#include "confeval/config.h"
+#include "confeval/diagnostic.h"
+#include "confeval/document.h"
+#include "confeval/error.h"
+#include "confeval/evaluator.h"
+#include "confeval/expression_parser.h"
+#include "confeval/lexer.h"
+#include "confeval/loader.h"
+#include "confeval/operators.h"
+#include "confeval/path.h"
+#include "confeval/schema.h"
+#include "confeval/serializer.h"
+#include "confeval/source_location.h"
+#include "confeval/source_provider.h"
+#include "confeval/template_string.h"
+#include "confeval/token.h"
+#include "confeval/value.h"
