@@ -34,13 +34,13 @@ spectrum() {
 }
 
 field() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { printf "%.*f", d, a / b }'; }
 
 # measure DIR -> runs dlfl and numpy on one spectrum, prints the three ratio lines
 measure() {
   local dir=$1 out
   out=$(mktemp)
-  "$build/benchmarks/rank_ratio" "$dir/spectrum.dlfl" 2 "$dir/dlfl-top.txt" >"$out"
+  DLFL_BENCH_BREAKDOWN=1 "$build/benchmarks/rank_ratio" "$dir/spectrum.dlfl" 2 "$dir/dlfl-top.txt" >"$out"
   "$python" "$root/benchmarks/numpy_reference.py" "$dir" "$dir/numpy-top.txt" >>"$out"
   cat "$out" | grep -E '^(elements|breakdown_ms)' | sed 's/^/# /'
   local dlfl numpy read peak raw
@@ -49,7 +49,7 @@ measure() {
   echo "# dlfl ${dlfl}s, numpy ${numpy}s, memory read ${read}s, peak $((${peak%.*} / 1048576)) MiB, raw $((${raw%.*} / 1048576)) MiB"
   echo "speedup vs numpy: $(ratio "$numpy" "$dlfl")x"
   echo "time vs memory read: $(ratio "$dlfl" "$read")x"
-  echo "peak memory vs raw: $(ratio "$peak" "$raw")x"
+  echo "peak memory vs raw: $(ratio "$peak" "$raw" 2)x"
   # Same scores at the top (ties may be listed in another order by each tool).
   if ! diff -q <(awk '{ printf "%.5f\n", $2 }' "$dir/dlfl-top.txt") \
                <(awk '{ printf "%.5f\n", $2 }' "$dir/numpy-top.txt") >/dev/null; then
