@@ -8,6 +8,7 @@ namespace dlfl::cli {
 void add_rank_command(CLI::App& app);
 void add_formulas_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
+void add_collect_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_bugset_command(CLI::App& app);

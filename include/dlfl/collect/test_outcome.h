@@ -1,0 +1,52 @@
+// TestOutcome: how one isolated test run ended, from its exit and GoogleTest's report.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "dlfl/collect/process.h"
+#include "dlfl/collect/test_source.h"
+#include "dlfl/test_case.h"
+
+namespace dlfl::collect {
+
+struct TestOutcome {
+  enum class Kind : unsigned char {
+    passed,
+    failed,     // assertion failure or non-zero exit
+    crashed,    // killed by a signal
+    timed_out,  // exceeded its time limit
+    skipped,    // GTEST_SKIP, CTest SKIP_RETURN_CODE: not in the spectrum
+    not_run,    // GoogleTest ran no test of that name: not in the spectrum, warned about
+  };
+  Kind kind = Kind::passed;
+  std::string message;  // why it failed / was skipped: failure text, signal, output tail
+
+  bool in_spectrum() const noexcept { return kind != Kind::skipped && kind != Kind::not_run; }
+  bool failed() const noexcept { return kind == Kind::failed || kind == Kind::crashed || kind == Kind::timed_out; }
+  TestStatus status() const noexcept;
+};
+
+// What one test's result says in GoogleTest's --gtest_output=json report (gtest ≥ 1.8.1
+// layout: testsuites[].testsuite[] with name, result, failures[].failure).
+struct GtestResult {
+  bool found = false;    // the report has the test
+  bool skipped = false;  // "result": "SKIPPED"
+  std::string failures;  // failure messages joined by blank lines; empty: passed
+};
+
+// Looks up `test` ("Suite.Name", as listed) in a GoogleTest JSON report. Throws
+// dlfl::Error "ORIGIN: ..." when the text is not such a report.
+GtestResult parse_gtest_report(std::string_view json, std::string_view test, const std::string& origin);
+
+// Judges one run: a signal is a crash, our kill a time-out; otherwise GoogleTest's
+// report (when command.gtest; `gtest_report` is its path, absent when the test died
+// before writing it) or the exit code with the CTest properties (SKIP_RETURN_CODE,
+// SKIP/PASS/FAIL_REGULAR_EXPRESSION, WILL_FAIL, in CTest's order). Failure messages end with
+// the tail of the test's output.
+TestOutcome judge_outcome(const TestCommand& command, const ProcessResult& run, std::chrono::milliseconds timeout,
+                          const std::filesystem::path& gtest_report);
+
+}  // namespace dlfl::collect

@@ -1,0 +1,21 @@
+// Choosing and setting up the coverage backend for a listed test suite.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dlfl/collect/collector.h"
+#include "dlfl/collect/coverage_backend.h"
+#include "dlfl/collect/test_source.h"
+
+namespace dlfl::collect {
+
+// The backend `options.coverage` asks for, or the one the binaries are built for
+// (automatic; see CollectOptions::coverage), set up with its tools. Appends lines for
+// the user to `notes` (e.g. why LLVM continuous mode is off). Throws dlfl::Error when
+// nothing is instrumented or the binaries do not match the requested kind.
+std::unique_ptr<CoverageBackend> select_backend(const CollectOptions& options, const std::vector<TestCommand>& tests,
+                                                std::vector<std::string>& notes);
+
+}  // namespace dlfl::collect

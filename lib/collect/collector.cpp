@@ -1,0 +1,262 @@
+// collect(): list the tests, run each alone with its own coverage directory on N worker
+// threads, read each test's coverage right after it ends, and build the spectrum.
+#include "dlfl/collect/collector.h"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "backend_selection.h"
+#include "dlfl/collect/test_outcome.h"
+#include "dlfl/collect/test_source.h"
+#include "dlfl/error.h"
+#include "element_table.h"
+
+namespace dlfl::collect {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// The run's scratch directory: one subdirectory per running test; removed at the end.
+class ScratchDir {
+ public:
+  ScratchDir(const fs::path& parent, bool keep) : keep_(keep) {
+    const fs::path base = parent.empty() ? fs::temp_directory_path() : parent;
+    std::string pattern = (base / "dlfl-collect-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+      throw Error(base.string(), 0, std::string("cannot create the scratch directory: ") + std::strerror(errno));
+    path_ = pattern;
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ec;
+    if (!keep_) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const noexcept { return path_; }
+
+ private:
+  fs::path path_;
+  bool keep_;
+};
+
+// Variables that keep GoogleTest to the one test we ask for and the report we read.
+const std::vector<std::string> kGtestEnvUnset = {"GTEST_FILTER", "GTEST_OUTPUT", "GTEST_SHARD_INDEX",
+                                                 "GTEST_TOTAL_SHARDS", "GTEST_REPEAT", "GTEST_SHUFFLE",
+                                                 "GTEST_BREAK_ON_FAILURE", "GTEST_FAIL_FAST"};
+
+struct TestRecord {
+  TestOutcome outcome;
+  std::chrono::nanoseconds runtime{0};
+  bool has_coverage = false;
+  std::vector<std::uint32_t> covered;  // provisional element ids
+};
+
+std::vector<TestCommand> list_tests(const CollectOptions& o, const fs::path& scratch, std::vector<std::string>& notes) {
+  // Listing runs the instrumented binaries; send their coverage into the scratch
+  // directory instead of the build tree (where libgcov would merge into the user's .gcda).
+  const fs::path listing = scratch / "listing";
+  fs::create_directories(listing);
+  const std::vector<std::string> env = {"GCOV_PREFIX=" + listing.string(), "GCOV_PREFIX_STRIP=0",
+                                        "LLVM_PROFILE_FILE=" + (listing / "%p.profraw").string()};
+  std::vector<TestCommand> tests;
+  switch (o.source) {
+    case TestSourceKind::gtest:
+      tests = list_gtest_tests(o.gtest_binary, env);
+      break;
+    case TestSourceKind::ctest: {
+      std::vector<std::string> skipped;
+      tests = list_ctest_tests(o.ctest_dir, env, &skipped);
+      if (!skipped.empty())
+        notes.push_back(fmt::format("{} CTest tests are disabled or have no command and are left out", skipped.size()));
+      break;
+    }
+    case TestSourceKind::command_template:
+      tests = make_template_commands(read_test_list(o.test_list), o.command_template);
+      break;
+  }
+  if (!o.filter.empty()) {
+    std::erase_if(tests, [&](const TestCommand& t) { return !gtest_filter_matches(o.filter, t.name); });
+    if (tests.empty()) throw Error(fmt::format("the filter '{}' keeps no test", o.filter));
+  }
+  if (tests.empty()) throw Error("the test source lists no test");
+  return tests;
+}
+
+// Up to `limit` names, then "and N more".
+std::string name_list(const std::vector<std::string>& names, std::size_t limit = 10) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < limit; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > limit) out += fmt::format(" and {} more", names.size() - limit);
+  return out;
+}
+
+}  // namespace
+
+CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
+  const auto started = Clock::now();
+  const PathFilter filter(o.paths);  // a bad source root fails before anything runs
+  ScratchDir scratch(o.work_dir, o.keep_work);
+  CollectResult result;
+  std::vector<std::string> notes;
+  const std::vector<TestCommand> tests = list_tests(o, scratch.path(), notes);
+  const auto backend = select_backend(o, tests, notes);
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(o.jobs ? o.jobs : hardware, tests.size()));
+  notes.push_back(fmt::format("{} tests, {} in parallel, {} coverage: {}", tests.size(), jobs,
+                              coverage_kind_name(backend->kind()), backend->description()));
+  for (const auto& n : notes) progress.note(n);
+
+  ElementTable table(filter);
+  std::vector<TestRecord> records(tests.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+
+  auto run_one = [&](std::size_t i) {
+    const TestCommand& t = tests[i];
+    const fs::path dir = scratch.path() / ("t" + std::to_string(i));
+    fs::create_directories(dir);
+    ProcessSpec spec;
+    spec.argv = t.argv;
+    const fs::path report = dir / "gtest.json";
+    if (t.gtest) {
+      spec.argv.push_back("--gtest_output=json:" + report.string());
+      spec.env_unset = kGtestEnvUnset;
+    }
+    spec.cwd = t.cwd;
+    spec.env_set = backend->environment(dir);
+    spec.env_set.insert(spec.env_set.end(), t.env.begin(), t.env.end());
+    spec.timeout = t.timeout.count() > 0 ? t.timeout : o.timeout;
+    spec.kill_grace = o.kill_grace;
+    const ProcessResult run = run_process(spec, &stop);
+    if (run.end == ProcessEnd::cancelled) return;
+    TestRecord& record = records[i];
+    record.outcome = judge_outcome(t, run, spec.timeout, t.gtest ? report : fs::path());
+    record.runtime = run.wall;
+    if (record.outcome.in_spectrum()) {
+      const auto coverage = backend->read(dir, t.name, &stop);
+      if (stop.load()) return;
+      if (coverage) {
+        record.has_coverage = true;
+        record.covered = table.add(*coverage);
+      }
+    }
+    if (!o.keep_work) {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+    progress.test_done(record.outcome.failed());
+  };
+
+  progress.start(tests.size());
+  {
+    std::vector<std::jthread> workers;
+    // Forwards an asynchronous interrupt (SIGINT) to the workers' stop flag, which
+    // run_process polls, so running tests are killed within ~100 ms.
+    std::jthread watcher;
+    if (o.interrupt)
+      watcher = std::jthread([&](std::stop_token token) {
+        while (!token.stop_requested() && !stop.load()) {
+          if (o.interrupt->load()) stop = true;
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+      });
+    for (unsigned w = 0; w < jobs; ++w)
+      workers.emplace_back([&] {
+        try {
+          while (!stop.load()) {
+            const std::size_t i = next++;
+            if (i >= tests.size()) break;
+            run_one(i);
+          }
+        } catch (...) {
+          std::lock_guard lock(error_mutex);
+          if (!error) error = std::current_exception();
+          stop = true;
+        }
+      });
+    for (auto& w : workers) w.join();
+    if (watcher.joinable()) {
+      watcher.request_stop();
+      watcher.join();
+    }
+  }
+  progress.finish();
+  if (error) std::rethrow_exception(error);
+  if (o.interrupt && o.interrupt->load()) throw Error("interrupted; no spectrum written");
+
+  // Assemble in listing order; skipped and not-run tests stay out.
+  CollectStats& s = result.stats;
+  std::vector<std::string> failing_without, passing_without, not_run;
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    const TestRecord& r = records[i];
+    if (!r.outcome.in_spectrum()) {
+      ++s.skipped;
+      if (r.outcome.kind == TestOutcome::Kind::not_run) not_run.push_back(tests[i].name);
+      continue;
+    }
+    ++s.tests;
+    if (r.outcome.failed()) ++s.failing;
+    if (r.outcome.kind == TestOutcome::Kind::crashed) ++s.crashed;
+    if (r.outcome.kind == TestOutcome::Kind::timed_out) ++s.timed_out;
+    if (!r.has_coverage) {
+      ++s.no_coverage;
+      (r.outcome.failed() ? failing_without : passing_without).push_back(tests[i].name);
+    }
+  }
+  if (s.tests > 0 && s.no_coverage == s.tests)
+    throw Error(fmt::format("none of the {} tests wrote coverage data: are the binaries built with {} coverage? "
+                            "(--coverage for gcov, -fprofile-instr-generate -fcoverage-mapping for llvm)",
+                            s.tests, coverage_kind_name(backend->kind())));
+  if (!failing_without.empty())
+    result.warnings.push_back(fmt::format(
+        "{} failing test{} without coverage{}: {}", failing_without.size(), failing_without.size() == 1 ? "" : "s",
+        backend->keeps_coverage_of_killed_tests()
+            ? ""
+            : " (a process killed by a signal or the time limit writes none with this backend)",
+        name_list(failing_without)));
+  if (!passing_without.empty())
+    result.warnings.push_back(fmt::format("{} passing test{} without coverage: {}", passing_without.size(),
+                                          passing_without.size() == 1 ? "" : "s", name_list(passing_without)));
+  if (!not_run.empty())
+    result.warnings.push_back(
+        fmt::format("GoogleTest ran no test for {} listed name(s), left out: {}", not_run.size(), name_list(not_run)));
+
+  if (table.size() == 0)
+    throw Error(fmt::format("no instrumented line is left after the source root and the excludes (the coverage "
+                            "data named {} files): check --source-root and --exclude",
+                            table.paths_seen()));
+  SpectrumBuilder builder;
+  const std::vector<std::uint32_t> final_id = table.emit(builder);
+  std::vector<std::uint32_t> ids;
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    TestRecord& r = records[i];
+    if (!r.outcome.in_spectrum()) continue;
+    TestCase test = r.outcome.failed() ? TestCase::fail(tests[i].name, r.outcome.status())
+                                       : TestCase::pass(tests[i].name);
+    test.runtime_ns = static_cast<std::uint64_t>(r.runtime.count());
+    test.message = std::move(r.outcome.message);
+    ids.clear();
+    for (const auto provisional : r.covered) ids.push_back(final_id[provisional]);
+    builder.add_test(std::move(test), ids);
+    std::vector<std::uint32_t>().swap(r.covered);
+  }
+  result.spectrum = std::move(builder).finish();
+  s.listed = tests.size();
+  s.elements = result.spectrum.element_count();
+  s.backend = backend->kind();
+  s.backend_description = backend->description();
+  s.jobs = jobs;
+  s.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return result;
+}
+
+}  // namespace dlfl::collect

@@ -1,0 +1,315 @@
+// `dlfl collect` end to end on fixtures/mini, built with gcc --coverage and with clang
+// source-based coverage: outcomes (pass, fail, crash, time-out, skip, early exit), the
+// exact lines of small functions, crash coverage in LLVM continuous mode, the CTest and
+// command-template sources, and the errors users hit.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "collect_test_support.h"
+#include "dlfl/collect/binary_probe.h"
+#include "dlfl/io/native_format.h"
+
+namespace dlfl::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using Lines = std::set<std::uint32_t>;
+
+const fs::path kFixtures = DLFL_COLLECT_FIXTURES;
+const std::string kRoot = std::string(DLFL_SOURCE_DIR) + "/tests/collect/fixtures/mini";
+constexpr const char* kCalc = "src/calc.cpp";
+
+struct Collected {
+  CommandResult run;
+  std::optional<Spectrum> spectrum;
+};
+
+// Runs `dlfl collect ARGS -o DIR/out.dlfl`; reads the spectrum when it was written.
+Collected collect(const TempDir& dir, const std::string& args) {
+  const fs::path out = dir / "out.dlfl";
+  Collected c;
+  c.run = run_shell(std::string(DLFL_BINARY) + " collect " + args + " -o " + out.string());
+  if (fs::exists(out)) c.spectrum = io::read_native(out);
+  return c;
+}
+
+std::string mini(const std::string& variant, const std::string& binary = "mini_tests") {
+  return (kFixtures / variant / binary).string();
+}
+
+std::string common_args() { return "--source-root " + kRoot + " --exclude '*/tests/*' --timeout 2 -j2"; }
+
+const TestCase& test_named(const Spectrum& s, const std::string& name) {
+  const long t = test_index(s, name);
+  EXPECT_GE(t, 0) << name;
+  return s.tests()[static_cast<std::size_t>(std::max(t, 0L))];
+}
+
+std::vector<std::string> test_names(const Spectrum& s) {
+  std::vector<std::string> names;
+  for (const auto& t : s.tests()) names.push_back(t.name);
+  return names;
+}
+
+// Outcomes every backend must agree on.
+void expect_mini_outcomes(const Collected& c) {
+  ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+  ASSERT_TRUE(c.spectrum);
+  const Spectrum& s = *c.spectrum;
+  EXPECT_THAT(c.run.out, HasSubstr("collected 11 tests (4 failing, 1 crashed, 1 timed out), 1 skipped"));
+  // Listing order; DISABLED_Never is never run, Skipped (GTEST_SKIP) is left out.
+  EXPECT_THAT(test_names(s), ElementsAre("Calc.AddSmall", "Calc.AddClamped", "Calc.AbsPositive", "Calc.AbsNegative",
+                                         "Calc.Crash", "Calc.Hang", "Calc.ExitEarly", "TypedCalc/0.Positive",
+                                         "TypedCalc/1.Positive", "Small/AddParam.Works/0", "Small/AddParam.Works/1"));
+  EXPECT_FALSE(test_named(s, "Calc.AddSmall").failed());
+  const TestCase& wrong = test_named(s, "Calc.AbsNegative");
+  EXPECT_EQ(wrong.status, TestStatus::failed);
+  EXPECT_THAT(wrong.message, HasSubstr("Which is: -3"));
+  const TestCase& crash = test_named(s, "Calc.Crash");
+  EXPECT_EQ(crash.status, TestStatus::crashed);
+  EXPECT_THAT(crash.message, HasSubstr("killed by signal 11 (SIGSEGV)"));
+  const TestCase& hang = test_named(s, "Calc.Hang");
+  EXPECT_EQ(hang.status, TestStatus::timed_out);
+  EXPECT_GE(hang.runtime_ns, 2'000'000'000u);
+  EXPECT_THAT(hang.message, HasSubstr("timed out after 2 s"));
+  EXPECT_EQ(test_named(s, "Calc.ExitEarly").status, TestStatus::failed);
+  EXPECT_FALSE(test_named(s, "Small/AddParam.Works/1").failed());
+  // Only the library file: the test file is excluded, system headers always.
+  for (std::size_t e = 0; e < s.element_count(); ++e) EXPECT_EQ(s.file(e), kCalc);
+}
+
+TEST(CollectGcov, GtestOutcomesAndExactLines) {
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("gcc") + " " + common_args());
+  expect_mini_outcomes(c);
+  if (!c.spectrum) return;
+  const Spectrum& s = *c.spectrum;
+  // gcov's instrumented lines of calc.cpp (closing braces after a return are not).
+  const auto lines = element_lines(s, kCalc);
+  std::vector<std::uint32_t> numbers;
+  for (const auto& [line, function] : lines) numbers.push_back(line);
+  EXPECT_THAT(numbers, ElementsAre(8, 9, 10, 11, 13, 16, 17, 18, 20, 23, 24, 25, 26, 27, 29, 30, 31));
+  EXPECT_EQ(lines.at(9), "clamp_add(int, int, int)");
+  EXPECT_EQ(lines.at(18), "buggy_abs(int)");
+  EXPECT_EQ(lines.at(30), "hang()");
+  EXPECT_EQ(covered_lines(s, "Calc.AddSmall", kCalc), (Lines{8, 9, 10, 13}));
+  EXPECT_EQ(covered_lines(s, "Calc.AddClamped", kCalc), (Lines{8, 9, 10, 11}));
+  EXPECT_EQ(covered_lines(s, "Calc.AbsPositive", kCalc), (Lines{16, 17, 20}));
+  EXPECT_EQ(covered_lines(s, "Calc.AbsNegative", kCalc), (Lines{16, 17, 18}));
+  EXPECT_EQ(covered_lines(s, "TypedCalc/1.Positive", kCalc), (Lines{16, 17, 20}));
+  // libgcov writes at exit: a process killed by a signal leaves nothing, and we say so.
+  EXPECT_THAT(covered_lines(s, "Calc.Crash", kCalc), IsEmpty());
+  EXPECT_THAT(covered_lines(s, "Calc.Hang", kCalc), IsEmpty());
+  EXPECT_THAT(c.run.err, HasSubstr("2 failing tests without coverage"));
+  EXPECT_THAT(c.run.err, HasSubstr("Calc.Crash, Calc.Hang"));
+}
+
+TEST(CollectGcov, BinaryProbeSeesTheDataPaths) {
+  const auto info = collect::probe_binary(mini("gcc"));
+  EXPECT_TRUE(info.elf);
+  EXPECT_FALSE(info.llvm_coverage);
+  ASSERT_EQ(info.gcda_paths.size(), 2u);  // calc.cpp.gcda, calc_test.cpp.gcda
+  EXPECT_THAT(info.gcda_paths[0], HasSubstr("calc.cpp.gcda"));
+  EXPECT_EQ(info.gcc_major, 12);
+}
+
+TEST(CollectGcov, GzoltarOutputAndNoTemporaryLeftovers) {
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("gcc") + " " + common_args() +
+                                       " --filter 'Calc.Abs*' --work-dir " + dir.path().string() + " --gzoltar " +
+                                       (dir / "gz").string());
+  ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+  EXPECT_THAT(slurp(dir / "gz/tests.csv"), HasSubstr("Calc.AbsNegative,FAIL,"));
+  EXPECT_THAT(slurp(dir / "gz/spectra.csv"), HasSubstr("src/calc.cpp#buggy_abs(int):18\n"));
+  // Only the outputs remain: the scratch directory is gone.
+  std::vector<std::string> entries;
+  for (const auto& e : fs::directory_iterator(dir.path())) entries.push_back(e.path().filename().string());
+  std::sort(entries.begin(), entries.end());
+  EXPECT_THAT(entries, ElementsAre("gz", "out.dlfl"));
+}
+
+TEST(CollectGcov, CtestDirectory) {
+  TempDir dir;
+  const Collected c = collect(dir, "--ctest " + (kFixtures / "gcc").string() + " " + common_args());
+  ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+  const Spectrum& s = *c.spectrum;
+  // gtest_discover_tests' names; its SKIP_REGULAR_EXPRESSION skips Calc.Skipped.
+  EXPECT_EQ(test_index(s, "Calc.Skipped"), -1);
+  EXPECT_GE(test_index(s, "TypedCalc.Positive<int>"), 0);
+  EXPECT_FALSE(test_named(s, "cli_positive").failed());
+  EXPECT_TRUE(test_named(s, "cli_negative").failed());
+  EXPECT_FALSE(test_named(s, "cli_expected_failure").failed());  // WILL_FAIL
+  EXPECT_EQ(test_index(s, "cli_disabled"), -1);
+  EXPECT_EQ(covered_lines(s, "cli_negative", kCalc), (Lines{16, 17, 18}));
+  EXPECT_EQ(covered_lines(s, "Calc.AddSmall", kCalc), (Lines{8, 9, 10, 13}));
+  EXPECT_THAT(c.run.err, HasSubstr("2 CTest tests are disabled or have no command"));
+}
+
+TEST(CollectGcov, NameListAndCommandTemplate) {
+  TempDir dir;
+  write_text(dir / "names", "4\n-4\n# a comment\n0\n");
+  const Collected c = collect(dir, "--tests " + (dir / "names").string() + " --cmd '" + mini("gcc", "calc_cli") +
+                                       " {}' --coverage gcov " + common_args());
+  ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+  const Spectrum& s = *c.spectrum;
+  EXPECT_THAT(test_names(s), ElementsAre("4", "-4", "0"));
+  EXPECT_TRUE(test_named(s, "-4").failed());
+  EXPECT_THAT(test_named(s, "-4").message, HasSubstr("exit status 1"));
+  EXPECT_EQ(covered_lines(s, "-4", kCalc), (Lines{16, 17, 18}));
+  EXPECT_EQ(covered_lines(s, "4", kCalc), (Lines{16, 17, 20}));
+}
+
+#if DLFL_COLLECT_HAVE_CLANG
+TEST(CollectLlvm, ContinuousModeKeepsCoverageOfKilledTests) {
+  const auto info = collect::probe_binary(mini("clang"));
+  EXPECT_TRUE(info.llvm_coverage);
+  EXPECT_TRUE(info.llvm_continuous_capable);
+  EXPECT_EQ(info.clang_major, 14);
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("clang") + " " + common_args());
+  expect_mini_outcomes(c);
+  if (!c.spectrum) return;
+  const Spectrum& s = *c.spectrum;
+  // LLVM counts lines by regions: a closing brace that ends a region is a line too.
+  EXPECT_EQ(covered_lines(s, "Calc.AddSmall", kCalc), (Lines{8, 9, 10, 13, 14}));
+  EXPECT_EQ(covered_lines(s, "Calc.AddClamped", kCalc), (Lines{8, 9, 10, 11, 12, 14}));
+  EXPECT_EQ(covered_lines(s, "Calc.AbsNegative", kCalc), (Lines{16, 17, 18, 19, 21}));
+  // The counters live in the mapped profile: the crash keeps clamp_add and crash_after,
+  // the killed hang keeps hang().
+  EXPECT_EQ(covered_lines(s, "Calc.Crash", kCalc), (Lines{8, 9, 10, 13, 14, 23, 24, 25, 26, 27}));
+  EXPECT_EQ(covered_lines(s, "Calc.Hang", kCalc), (Lines{29, 30, 31}));
+  EXPECT_EQ(element_lines(s, kCalc).at(10), "clamp_add(int, int, int)");
+  EXPECT_THAT(c.run.err, ::testing::Not(HasSubstr("without coverage")));
+  EXPECT_THAT(c.run.err, HasSubstr("continuous mode: killed tests keep their coverage"));
+}
+
+TEST(CollectLlvm, WithoutCounterRelocationKilledTestsHaveNoCoverage) {
+  EXPECT_FALSE(collect::probe_binary(mini("clang-plain")).llvm_continuous_capable);
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("clang-plain") + " " + common_args() + " --coverage llvm");
+  expect_mini_outcomes(c);
+  if (!c.spectrum) return;
+  EXPECT_EQ(covered_lines(*c.spectrum, "Calc.AddSmall", kCalc), (Lines{8, 9, 10, 13, 14}));
+  EXPECT_THAT(covered_lines(*c.spectrum, "Calc.Crash", kCalc), IsEmpty());
+  EXPECT_THAT(c.run.err, HasSubstr("LLVM continuous mode is off"));
+  EXPECT_THAT(c.run.err, HasSubstr("2 failing tests without coverage"));
+}
+
+TEST(CollectLlvm, WrongBackendForTheBinary) {
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("clang") + " " + common_args() + " --coverage gcov");
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("built with LLVM coverage, not gcov: use --coverage llvm"));
+  EXPECT_FALSE(c.spectrum);
+}
+
+TEST(CollectLlvm, MismatchedLlvmTools) {
+  TempDir dir;
+  write_text(dir / "llvm-cov", "#!/bin/sh\necho 'Fake LLVM version 99.0.0'\n");
+  fs::permissions(dir / "llvm-cov", fs::perms::owner_all);
+  const Collected c =
+      collect(dir, "--gtest " + mini("clang") + " " + common_args() + " --llvm-cov " + (dir / "llvm-cov").string());
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("built by clang 14 but"));
+  EXPECT_THAT(c.run.err, HasSubstr("is LLVM 99"));
+  EXPECT_FALSE(c.spectrum);
+}
+#endif
+
+TEST(CollectErrors, NoFailingTestWritesNothing) {
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("gcc") + " " + common_args() + " --filter 'Calc.Add*'");
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("no failing test among the 2 tests: nothing to localize"));
+  EXPECT_FALSE(c.spectrum);
+}
+
+TEST(CollectErrors, FilterKeepsNothing) {
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("gcc") + " " + common_args() + " --filter 'Nope.*'");
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("the filter 'Nope.*' keeps no test"));
+}
+
+TEST(CollectErrors, BinaryWithoutCoverage) {
+  TempDir dir;
+  // This test binary is a GoogleTest binary built without coverage.
+  const Collected d = collect(dir, "--gtest " + fs::read_symlink("/proc/self/exe").string());
+  EXPECT_EQ(d.run.exit_code, 2);
+  EXPECT_THAT(d.run.err, HasSubstr("is not built with coverage instrumentation"));
+  EXPECT_FALSE(d.spectrum);
+}
+
+TEST(CollectErrors, EverythingExcluded) {
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("gcc") + " " + common_args() + " --filter 'Calc.Abs*' --exclude '*.cpp'");
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("no instrumented line is left after the source root and the excludes"));
+  EXPECT_FALSE(c.spectrum);
+}
+
+TEST(CollectErrors, MissingOrMismatchedGcov) {
+  TempDir dir;
+  Collected c = collect(dir, "--gtest " + mini("gcc") + " " + common_args() + " --gcov /nonexistent/gcov");
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("--gcov /nonexistent/gcov: no such executable"));
+  write_text(dir / "gcov", "#!/bin/sh\necho 'gcov (Fake) 99.1.0'\n");
+  fs::permissions(dir / "gcov", fs::perms::owner_all);
+  c = collect(dir, "--gtest " + mini("gcc") + " " + common_args() + " --gcov " + (dir / "gcov").string());
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr(".gcno: written by gcc 12 (version stamp 'B22*')"));
+  EXPECT_THAT(c.run.err, HasSubstr("is gcov 99"));
+  EXPECT_FALSE(c.spectrum);
+}
+
+TEST(CollectErrors, UnreadableCoverageNamesTheTest) {
+  TempDir dir;
+  // A gcov that reports the data as corrupted, as gcov does for a damaged .gcda.
+  write_text(dir / "gcov",
+             "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'gcov (Fake) 12.2.0'; exit 0; fi\n"
+             "for f; do last=$f; done; echo \"$last:corrupted\" >&2\n");
+  fs::permissions(dir / "gcov", fs::perms::owner_all);
+  const Collected c = collect(dir, "--gtest " + mini("gcc") + " " + common_args() + " --filter 'Calc.AddSmall' --gcov " +
+                                       (dir / "gcov").string());
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("coverage data of test Calc.AddSmall is unreadable"));
+  EXPECT_THAT(c.run.err, HasSubstr(".gcda:corrupted"));
+  EXPECT_FALSE(c.spectrum);
+}
+
+TEST(CollectErrors, UsageMistakes) {
+  TempDir dir;
+  EXPECT_EQ(run_shell(std::string(DLFL_BINARY) + " collect --gtest " + mini("gcc")).exit_code, 2);  // no -o
+  Collected c = collect(dir, "--gtest " + mini("gcc") + " --ctest " + (kFixtures / "gcc").string());
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("give exactly one test source"));
+  c = collect(dir, "--tests " + (dir / "names").string());
+  EXPECT_THAT(c.run.err, HasSubstr("--tests needs --cmd"));
+  c = collect(dir, "--gtest /nonexistent/tests");
+  EXPECT_THAT(c.run.err, HasSubstr("/nonexistent/tests: no such GoogleTest binary"));
+  c = collect(dir, "--gtest " + mini("gcc") + " --source-root /nonexistent/root");
+  EXPECT_THAT(c.run.err, HasSubstr("/nonexistent/root: the source root is not a directory"));
+}
+
+TEST(CollectInterrupt, SigintStopsRunningTestsAndCleansUp) {
+  TempDir dir;
+  fs::create_directories(dir / "work");
+  // Calc.Hang sleeps 60 s; SIGINT after 1 s must end everything within a few seconds.
+  const std::string command = std::string(DLFL_BINARY) + " collect --gtest " + mini("gcc") +
+                              " --filter 'Calc.Hang' --timeout 120 --work-dir " + (dir / "work").string() + " -o " +
+                              (dir / "out.dlfl").string() + " 2>" + (dir / "err").string() +
+                              " & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $?";
+  const auto started = std::chrono::steady_clock::now();
+  const CommandResult r = run_shell(command);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
+  EXPECT_EQ(r.out, "2\n");
+  EXPECT_THAT(slurp(dir / "err"), HasSubstr("interrupted"));
+  EXPECT_TRUE(fs::is_empty(dir / "work"));
+  EXPECT_FALSE(fs::exists(dir / "out.dlfl"));
+}
+
+}  // namespace
+}  // namespace dlfl::testing

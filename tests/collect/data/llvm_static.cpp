@@ -1,0 +1,2 @@
+static int loc(int x) { return x; }
+int main() { return loc(0); }

@@ -1,0 +1,170 @@
+// run_process: exit codes, signals, time limits with process-group kills, output
+// capture limits, cancellation, and spawn errors.
+#include "dlfl/collect/process.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <thread>
+
+#include "collect_test_support.h"
+#include "dlfl/error.h"
+
+namespace dlfl::collect {
+namespace {
+
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+
+ProcessSpec shell(const std::string& script) {
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  return spec;
+}
+
+bool process_gone(pid_t pid) {
+  // Reparented children are reaped by init shortly after they die.
+  for (int i = 0; i < 100; ++i) {
+    if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return false;
+}
+
+TEST(Process, ExitCodeAndMergedOutput) {
+  const auto r = run_process(shell("echo out; echo err >&2; exit 3"));
+  EXPECT_EQ(r.end, ProcessEnd::exited);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.out, "out\nerr\n");
+  EXPECT_EQ(describe_end(r, 0ms), "exit status 3");
+}
+
+TEST(Process, SeparateStderr) {
+  auto spec = shell("echo out; echo err >&2");
+  spec.merge_stderr = false;
+  const auto r = run_process(spec);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");
+}
+
+TEST(Process, CrashIsASignal) {
+  const auto r = run_process(shell("echo before; kill -SEGV $$"));
+  EXPECT_EQ(r.end, ProcessEnd::signaled);
+  EXPECT_EQ(r.signal, SIGSEGV);
+  EXPECT_EQ(r.out, "before\n");
+  EXPECT_EQ(describe_end(r, 0ms), "killed by signal 11 (SIGSEGV)");
+  EXPECT_EQ(run_process(shell("kill -ABRT $$")).signal, SIGABRT);
+}
+
+TEST(Process, TimeoutKillsTheWholeGroup) {
+  testing::TempDir dir;
+  // A grandchild in the background: the time limit must take it down too.
+  auto spec = shell("sleep 30 & echo $! > " + (dir / "pid").string() + "; sleep 30");
+  spec.timeout = 300ms;
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_process(spec);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+  EXPECT_EQ(r.end, ProcessEnd::timed_out);
+  EXPECT_EQ(describe_end(r, spec.timeout), "timed out after 0.3 s");
+  const pid_t grandchild = std::stoi(testing::slurp(dir / "pid"));
+  EXPECT_TRUE(process_gone(grandchild));
+}
+
+TEST(Process, SigtermIgnoredMeansSigkillAfterTheGrace) {
+  auto spec = shell("trap '' TERM; sleep 30");
+  spec.timeout = 200ms;
+  spec.kill_grace = 300ms;
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_process(spec);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+  EXPECT_EQ(r.end, ProcessEnd::timed_out);
+  EXPECT_EQ(r.signal, SIGKILL);
+}
+
+TEST(Process, LeaderExitDoesNotWaitForAPipeHolder) {
+  testing::TempDir dir;
+  // The background sleep keeps the output pipe open; the leader's exit ends the run
+  // anyway, and the leftover is killed.
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_process(shell("sleep 30 & echo $! > " + (dir / "pid").string() + "; echo done"));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.out, "done\n");
+  EXPECT_TRUE(process_gone(std::stoi(testing::slurp(dir / "pid"))));
+}
+
+TEST(Process, OutputLimitKeepsTheTail) {
+  auto spec = shell("i=0; while [ $i -lt 20000 ]; do echo line$i; i=$((i+1)); done");
+  spec.stdout_limit = 100;
+  const auto r = run_process(spec);
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.out.size(), 100u);
+  EXPECT_THAT(r.out, ::testing::EndsWith("line19999\n"));
+  spec.stdout_limit = SIZE_MAX;
+  EXPECT_GT(run_process(spec).out.size(), 150000u);
+}
+
+TEST(Process, WorkingDirectoryAndEnvironment) {
+  testing::TempDir dir;
+  auto spec = shell("pwd; echo \"[$DLFL_TEST_VAR][${HOME-unset}]\"");
+  spec.cwd = dir.path();
+  spec.env_set = {"DLFL_TEST_VAR=a b"};
+  spec.env_unset = {"HOME"};
+  const auto r = run_process(spec);
+  EXPECT_EQ(r.out, std::filesystem::canonical(dir.path()).string() + "\n[a b][unset]\n");
+}
+
+TEST(Process, StdinIsEmpty) {
+  const auto r = run_process(shell("cat; echo end"));
+  EXPECT_EQ(r.out, "end\n");
+}
+
+TEST(Process, CancellationKillsPromptly) {
+  std::atomic<bool> cancel{false};
+  std::thread trigger([&] {
+    std::this_thread::sleep_for(200ms);
+    cancel = true;
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_process(shell("sleep 30"), &cancel);
+  trigger.join();
+  EXPECT_EQ(r.end, ProcessEnd::cancelled);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+}
+
+TEST(Process, MissingProgramOrDirectoryIsAnError) {
+  ProcessSpec spec;
+  spec.argv = {"dlfl-no-such-program-xyz"};
+  try {
+    run_process(spec);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot run 'dlfl-no-such-program-xyz': No such file or directory"));
+  }
+  auto in_missing_dir = shell("true");
+  in_missing_dir.cwd = "/nonexistent/dlfl";
+  EXPECT_THROW(run_process(in_missing_dir), Error);
+  EXPECT_THROW(run_process(ProcessSpec{}), Error);
+}
+
+TEST(Process, ParallelRunsDoNotLeakPipes) {
+  // Pipes are close-on-exec: a long child started by one thread must not hold the
+  // output pipe of short children started by another.
+  std::thread slow([] { run_process(shell("sleep 2")); });
+  const auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(run_process(shell("echo x")).out, "x\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 1900ms);
+  slow.join();
+}
+
+TEST(Process, SignalNames) {
+  EXPECT_EQ(signal_name(SIGSEGV), "SIGSEGV");
+  EXPECT_EQ(signal_name(SIGABRT), "SIGABRT");
+  EXPECT_EQ(signal_name(64), "signal 64");
+}
+
+}  // namespace
+}  // namespace dlfl::collect

@@ -1,0 +1,105 @@
+// `dlfl collect` on the bundled DL example (examples/tensorlite) with its slice_offset
+// fault seeded: a subset of its tests (the view tests, --filter'ed further) with both
+// backends. The example is built here, on first run, into the build tree (later runs
+// only check it is up to date); skipped when the example is absent.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "collect_test_support.h"
+#include "dlfl/io/native_format.h"
+
+namespace dlfl::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+const fs::path kExample = fs::path(DLFL_SOURCE_DIR) / "examples/tensorlite";
+const fs::path kWrapper = fs::path(DLFL_SOURCE_DIR) / "tests/collect/fixtures/tensorlite_views";
+
+struct Fault {
+  std::string file;
+  std::uint32_t line = 0;
+};
+
+// The seeded fault's ground truth, from the example's own record.
+Fault slice_offset_fault() {
+  const auto faults = nlohmann::json::parse(slurp(kExample / "faults/faults.json"));
+  for (const auto& f : faults)
+    if (f.value("id", "") == "slice_offset") return {f.at("file").get<std::string>(), f.at("lines").at(0).get<std::uint32_t>()};
+  return {};
+}
+
+// Configures (once) and builds the views subset with `compiler` and coverage `flags`;
+// returns the test binary, or an empty path with the build log in `log`.
+fs::path build_views(const std::string& variant, const std::string& compiler, const std::string& flags,
+                     std::string& log) {
+  const fs::path build = fs::path(DLFL_COLLECT_FIXTURES) / ("tensorlite-" + variant);
+  const std::string cmake = DLFL_CMAKE_COMMAND;
+  if (!fs::exists(build / "CMakeCache.txt")) {
+    const auto r = run_shell(cmake + " -S " + kWrapper.string() + " -B " + build.string() +
+                             " -G Ninja -DCMAKE_MAKE_PROGRAM=" + DLFL_MAKE_PROGRAM +
+                             " -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=" + compiler + " '-DCMAKE_CXX_FLAGS=" +
+                             flags + "' -DTENSORLITE_DIR=" + kExample.string() +
+                             " -DTENSORLITE_FAULT_DEFINITION=TENSORLITE_FAULT_SLICE_OFFSET=1");
+    if (r.exit_code != 0) {
+      log = r.out + r.err;
+      fs::remove_all(build);
+      return {};
+    }
+  }
+  const auto r = run_shell(cmake + " --build " + build.string() + " -j2");
+  if (r.exit_code != 0) {
+    log = r.out + r.err;
+    return {};
+  }
+  return build / "views_tests";
+}
+
+void collect_and_check(const std::string& variant, const std::string& compiler, const std::string& flags,
+                       const std::string& coverage) {
+  if (!fs::exists(kExample / "CMakeLists.txt") || !fs::exists(kExample / "tests/views_test.cpp"))
+    GTEST_SKIP() << "examples/tensorlite is not there";
+  std::string log;
+  const fs::path binary = build_views(variant, compiler, flags, log);
+  ASSERT_FALSE(binary.empty()) << "building the tensorlite views tests failed:\n" << log;
+  const Fault fault = slice_offset_fault();
+  ASSERT_NE(fault.line, 0u) << "faults.json has no slice_offset";
+
+  TempDir dir;
+  const auto r = run_shell(std::string(DLFL_BINARY) + " collect --gtest " + binary.string() + " --coverage " +
+                           coverage + " --source-root " + kExample.string() +
+                           " --exclude '*/tests/*' --filter 'Slice*:Grid/*:Select.*:Transpose.*' -j2 -q -o " +
+                           (dir / "out.dlfl").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("collected 18 tests (4 failing)"));
+  const Spectrum s = io::read_native(dir / "out.dlfl");
+  // Every failing test runs the faulty line; the transposes never do; a passing slice does.
+  std::size_t failing = 0;
+  for (const auto& t : s.tests()) {
+    if (!t.failed()) continue;
+    ++failing;
+    EXPECT_TRUE(covered_lines(s, t.name, fault.file).contains(fault.line)) << t.name;
+  }
+  EXPECT_EQ(failing, 4u);
+  EXPECT_TRUE(covered_lines(s, "SliceViews.SliceSharesStorage", fault.file).contains(fault.line));
+  EXPECT_FALSE(covered_lines(s, "Transpose.SwapsShapeAndStrides", fault.file).contains(fault.line));
+  EXPECT_FALSE(covered_lines(s, "Transpose.SwapsShapeAndStrides", fault.file).empty());  // it runs views.cpp
+  const auto functions = element_lines(s, fault.file);
+  ASSERT_TRUE(functions.contains(fault.line));
+  EXPECT_THAT(functions.at(fault.line), HasSubstr("tensorlite::Tensor::slice("));
+}
+
+TEST(CollectTensorlite, GcovViewsSubset) { collect_and_check("gcc", "g++", "--coverage", "gcov"); }
+
+#if DLFL_COLLECT_HAVE_CLANG
+TEST(CollectTensorlite, LlvmViewsSubset) {
+  collect_and_check("clang", DLFL_CLANGXX,
+                    "-fprofile-instr-generate -fcoverage-mapping -mllvm -runtime-counter-relocation", "llvm");
+}
+#endif
+
+}  // namespace
+}  // namespace dlfl::testing

@@ -1,0 +1,123 @@
+// Test sources: GoogleTest listings (parameterized, typed, disabled), filters, CTest's
+// JSON test list, name lists and command templates.
+#include "dlfl/collect/test_source.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "collect_test_support.h"
+#include "dlfl/error.h"
+
+namespace dlfl::collect {
+namespace {
+
+using ::testing::ElementsAre;
+
+TEST(GtestList, PlainParameterizedAndTypedNames) {
+  // Verbatim shape of GoogleTest 1.12's --gtest_list_tests (gtest.cc ListTestsMatchingFilter).
+  const std::string listing =
+      "Running main() from ./googletest/src/gtest_main.cc\n"
+      "Calc.\n"
+      "  AddSmall\n"
+      "  DISABLED_Never\n"
+      "TypedCalc/0.  # TypeParam = int\n"
+      "  Positive\n"
+      "TypedCalc/1.  # TypeParam = long\n"
+      "  Positive\n"
+      "Small/AddParam.\n"
+      "  Works/0  # GetParam() = 0\n"
+      "  Works/1  # GetParam() = (1, \"a b\")\n"
+      "DISABLED_Suite.\n"
+      "  Anything\n"
+      "After.\r\n"
+      "  Last\r\n";
+  EXPECT_THAT(parse_gtest_list(listing),
+              ElementsAre("Calc.AddSmall", "TypedCalc/0.Positive", "TypedCalc/1.Positive", "Small/AddParam.Works/0",
+                          "Small/AddParam.Works/1", "After.Last"));
+}
+
+TEST(GtestList, IndentedLinesOutsideASuiteAreIgnored) {
+  EXPECT_TRUE(parse_gtest_list("  Orphan\nnot a suite line\n  AlsoOrphan\n").empty());
+}
+
+TEST(GtestFilter, PositiveAndNegativePatterns) {
+  EXPECT_TRUE(gtest_filter_matches("", "A.b"));
+  EXPECT_TRUE(gtest_filter_matches("*", "A.b"));
+  EXPECT_TRUE(gtest_filter_matches("A.*", "A.b"));
+  EXPECT_FALSE(gtest_filter_matches("A.*", "B.b"));
+  EXPECT_TRUE(gtest_filter_matches("B.*:A.?", "A.b"));
+  EXPECT_FALSE(gtest_filter_matches("A.?", "A.bc"));
+  EXPECT_FALSE(gtest_filter_matches("A.*-A.b*", "A.bc"));
+  EXPECT_TRUE(gtest_filter_matches("A.*-A.b*", "A.c"));
+  EXPECT_TRUE(gtest_filter_matches("-*Slow*", "A.fast"));
+  EXPECT_FALSE(gtest_filter_matches("-*Slow*:*Hang", "A.Hang"));
+  EXPECT_TRUE(gtest_filter_matches("Small/*.Works/*", "Small/AddParam.Works/1"));
+  EXPECT_TRUE(gtest_filter_matches("*a*b*c", "xxaxxbxxbxxc"));  // backtracking
+}
+
+TEST(CtestJson, CommandsDirectoriesAndProperties) {
+  const std::string json = testing::slurp(std::string(DLFL_SOURCE_DIR) + "/tests/collect/data/ctest_sample.json");
+  std::vector<std::string> skipped;
+  const auto tests = parse_ctest_json(json, "ctest_sample.json", &skipped);
+  ASSERT_EQ(tests.size(), 2u);
+  EXPECT_EQ(tests[0].name, "a");
+  EXPECT_THAT(tests[0].argv, ElementsAre("/tmp/dlflx/ct/b/m"));
+  EXPECT_EQ(tests[0].cwd, "/tmp/dlflx/ct/b");
+  EXPECT_FALSE(tests[0].will_fail);
+  const auto& b = tests[1];
+  EXPECT_THAT(b.argv, ElementsAre("/tmp/dlflx/ct/b/m", "x"));
+  EXPECT_EQ(b.cwd, "/tmp");
+  EXPECT_THAT(b.env, ElementsAre("A=1", "B=2"));
+  EXPECT_EQ(b.timeout, std::chrono::milliseconds(5000));
+  EXPECT_TRUE(b.will_fail);
+  EXPECT_EQ(b.skip_return_code, 77);
+  EXPECT_THAT(b.pass_regex, ElementsAre("ok", "fine"));
+  // c is DISABLED, d has no command (its executable target does not exist).
+  EXPECT_THAT(skipped, ElementsAre("c", "d"));
+}
+
+TEST(CtestJson, MalformedInputNamesTheOrigin) {
+  EXPECT_THROW(parse_ctest_json("{", "x.json"), Error);
+  try {
+    parse_ctest_json("{\"kind\": \"other\"}", "x.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("x.json: not CTest's JSON"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TestList, NamesCommentsBlanksAndDuplicates) {
+  testing::TempDir dir;
+  testing::write_text(dir / "names", "# header\n  first  \n\nsecond test\n");
+  EXPECT_THAT(read_test_list(dir / "names"), ElementsAre("first", "second test"));
+  testing::write_text(dir / "dup", "a\nb\na\n");
+  try {
+    read_test_list(dir / "dup");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(":3: test 'a' is listed twice"), std::string::npos) << e.what();
+  }
+  testing::write_text(dir / "empty", "# nothing\n\n");
+  EXPECT_THROW(read_test_list(dir / "empty"), Error);
+  EXPECT_THROW(read_test_list(dir / "missing"), Error);
+}
+
+TEST(CommandTemplate, NamesAreQuotedForTheShell) {
+  const auto tests = make_template_commands({"plain", "it's; rm -rf /"}, "run {} --name={}");
+  ASSERT_EQ(tests.size(), 2u);
+  EXPECT_THAT(tests[0].argv, ElementsAre("/bin/sh", "-c", "run 'plain' --name='plain'"));
+  EXPECT_EQ(tests[1].argv[2], "run 'it'\\''s; rm -rf /' --name='it'\\''s; rm -rf /'");
+  EXPECT_EQ(tests[1].name, "it's; rm -rf /");
+  EXPECT_THROW(make_template_commands({"a"}, "run"), Error);
+}
+
+TEST(CommandTemplate, QuotedNameReachesTheCommandIntact) {
+  testing::TempDir dir;
+  const auto tests = make_template_commands({"a 'b' $c"}, "printf %s {} > " + (dir / "out").string());
+  const auto r = testing::run_shell(shell_quote(tests[0].argv[2]).insert(0, "/bin/sh -c "));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::slurp(dir / "out"), "a 'b' $c");
+}
+
+}  // namespace
+}  // namespace dlfl::collect
