@@ -1,11 +1,36 @@
 #!/usr/bin/env bash
-# The main job on the bundled example: rank the lines of examples/spectra/softmax.
+# The main job on the bundled example: seed a fault into examples/tensorlite, build it
+# with gcc --coverage, collect per-test coverage of its 432 GoogleTest tests, and rank.
+# Usage: scripts/demo.sh [FAULT_ID]   (ids: examples/tensorlite/faults/faults.json;
+# default slice_offset). Takes a few minutes on 2 cores (one process + gcov per test).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+fault=${1:-slice_offset}
 build=$root/build
+demo=$build/demo/$fault
 "$root/scripts/install-deps.sh"
-if [ ! -x "$build/tools/dlfl/dlfl" ]; then
-  cmake -S "$root" -B "$build" -G Ninja >/dev/null
-  cmake --build "$build" -j2 --target dlfl >/dev/null
-fi
-"$build/tools/dlfl/dlfl" rank "$root/examples/spectra/softmax" --formula ochiai --formula dstar2 --top 5
+cmake -S "$root" -B "$build" -G Ninja >/dev/null
+cmake --build "$build" -j2 --target dlfl_cli >/dev/null
+dlfl=$build/tools/dlfl/dlfl
+
+echo "== building examples/tensorlite with fault '$fault' and gcc --coverage"
+cmake -S "$root/examples/tensorlite" -B "$demo/tensorlite" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS=--coverage -DTENSORLITE_FAULT="$fault" >/dev/null
+cmake --build "$demo/tensorlite" -j2 >/dev/null
+
+echo "== dlfl collect"
+"$dlfl" collect --gtest "$demo/tensorlite/tensorlite_tests" --source-root "$root/examples/tensorlite" \
+  --exclude '*/tests/*' -o "$demo/spectrum.dlfl" -j2
+
+echo "== ground truth (examples/tensorlite/faults/faults.json)"
+python3 - "$root/examples/tensorlite/faults/faults.json" "$fault" <<'PY'
+import json, sys
+for f in json.load(open(sys.argv[1])):
+    if f["id"] == sys.argv[2]:
+        print(f'{f["file"]}:{",".join(map(str, f["lines"]))} in {f["function"]} ({f["bug_type"]}): {f["description"]}')
+PY
+
+echo "== dlfl rank: lines (DStar², ties reported best..worst)"
+"$dlfl" rank "$demo/spectrum.dlfl" --formula dstar2 --top 5
+echo "== dlfl rank: functions (DStar², average tie rule)"
+"$dlfl" rank "$demo/spectrum.dlfl" --formula dstar2 --granularity function --top 5
