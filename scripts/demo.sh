@@ -22,12 +22,15 @@ echo "== dlfl collect"
 "$dlfl" collect --gtest "$demo/tensorlite/tensorlite_tests" --source-root "$root/examples/tensorlite" \
   --exclude '*/tests/*' -o "$demo/spectrum.dlfl" -j2
 
-echo "== ground truth (examples/tensorlite/faults/faults.json)"
-python3 - "$root/examples/tensorlite/faults/faults.json" "$fault" <<'PY'
-import json, sys
-for f in json.load(open(sys.argv[1])):
-    if f["id"] == sys.argv[2]:
-        print(f'{f["file"]}:{",".join(map(str, f["lines"]))} in {f["function"]} ({f["bug_type"]}): {f["description"]}')
+echo "== ground truth (examples/tensorlite/faults/faults.json) and where DStar² ranks it"
+"$dlfl" rank "$demo/spectrum.dlfl" --formula dstar2 --format csv -o "$demo/ranking.csv"
+python3 - "$root/examples/tensorlite/faults/faults.json" "$fault" "$demo/ranking.csv" <<'PY'
+import csv, json, sys
+fault = next(f for f in json.load(open(sys.argv[1])) if f["id"] == sys.argv[2])
+print(f'{fault["file"]}:{",".join(map(str, fault["lines"]))} in {fault["function"]} ({fault["bug_type"]}): {fault["description"]}')
+for row in csv.DictReader(open(sys.argv[3])):
+    if row["file"] == fault["file"] and row["line"] and int(row["line"]) in fault["lines"]:
+        print(f'line {row["line"]}: position {row["rank_best"]} (best) .. {row["rank_worst"]} (worst), average {row["rank"]}, score {row["score"]}')
 PY
 
 echo "== dlfl rank: lines (DStar², ties reported best..worst)"
