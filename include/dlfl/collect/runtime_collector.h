@@ -1,0 +1,90 @@
+// collect_with_runtime(): per-test coverage from ONE run of a GoogleTest binary built from
+// a `dlfl instrument` tree and linked with the runtime's listener (libdlfl_rt_gtest).
+//
+// The binary runs with DLFL_RT_FILE set; the runtime writes each test's probe bytes into a
+// memory-mapped snapshot file as they are reached (include/dlfl_rt/dlfl_rt_file.h), so a
+// test that crashes, aborts or is killed keeps the coverage it reached. Such a test is
+// recorded as failing with that partial coverage, and the binary is started again on the
+// tests that did not run yet (a --gtest_filter), so no test ever runs twice. Elements are
+// the original source lines of the probe map.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "dlfl/collect/progress.h"
+#include "dlfl/spectrum.h"
+
+namespace dlfl::collect {
+
+struct RuntimeCollectOptions {
+  std::filesystem::path gtest_binary;     // instrumented GoogleTest binary
+  std::vector<std::string> args;          // extra arguments for every run of it
+  std::filesystem::path probe_map;        // dlfl-probes.map written by `dlfl instrument`
+  std::string filter;                     // GoogleTest filter on the listed tests; empty: all
+  std::vector<std::string> env;           // extra "NAME=VALUE" for the runs
+  std::filesystem::path cwd;              // empty: the caller's working directory
+  // Per test: a test running longer is killed with its process group (SIGKILL) and
+  // recorded as timed out. 0: no limit.
+  std::chrono::milliseconds timeout{300000};
+  // Coverage reached outside any test (static initialisation, main, between tests) is
+  // added to every test of the same process, as a per-test gcov run would see it.
+  bool include_outside_tests = true;
+  // Element files: relative to the probe map's root (default) or absolute.
+  bool absolute_paths = false;
+  // Where snapshot files go (a fresh subdirectory); empty: the system temp directory.
+  // Removed at the end unless keep_work.
+  std::filesystem::path work_dir;
+  bool keep_work = false;
+  const std::atomic<bool>* interrupt = nullptr;  // set asynchronously: stop, then throw
+  ProgressReporter* progress = nullptr;          // optional
+};
+
+struct RuntimeCollectStats {
+  std::size_t listed = 0;     // tests listed after the filter
+  std::size_t tests = 0;      // tests in the spectrum
+  std::size_t failing = 0;    // of which failed, crashed or timed out
+  std::size_t crashed = 0, timed_out = 0;
+  std::size_t skipped = 0;    // GTEST_SKIP or never run: not in the spectrum
+  std::size_t processes = 0;  // runs of the binary (1 + restarts after crashes/timeouts)
+  double seconds = 0;
+};
+
+struct RuntimeCollectResult {
+  Spectrum spectrum;  // tests in listing order; elements = probe map lines, by (file, line)
+  RuntimeCollectStats stats;
+  std::vector<std::string> warnings;
+};
+
+// Throws dlfl::Error for an unreadable probe map, a binary that cannot be listed or run,
+// a snapshot written for another probe map (the binary was not built from that tree), or
+// an interrupt. Failing, crashing and timed-out tests are outcomes, not errors.
+RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& options);
+
+// ---- The snapshot file, for tests and tools ----------------------------------------
+
+struct RuntimeSlot {
+  std::string name;
+  std::uint32_t state = 0;    // DLFL_RT_SLOT_RUNNING or DLFL_RT_SLOT_ENDED
+  std::int32_t outcome = 0;   // DLFL_RT_PASSED, ... (valid when ended)
+  std::uint64_t begin_ns = 0, end_ns = 0;
+  std::vector<std::uint32_t> probes;  // ids of the probes reached, ascending
+};
+
+struct RuntimeSnapshot {
+  std::uint64_t probe_count = 0;
+  std::uint64_t map_id = 0;
+  std::int32_t pid = 0;
+  std::vector<std::uint32_t> outside;  // probes reached outside any test
+  std::vector<RuntimeSlot> tests;      // in the order they began
+};
+
+// Reads a snapshot file, also one whose writer is still running or was killed. Throws
+// dlfl::Error "PATH: ..." when it is not a complete dlfl_rt file of a known version.
+RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path);
+
+}  // namespace dlfl::collect

@@ -1,0 +1,60 @@
+/* cuda_probe.h: the CUDA shim. Each CUDA translation unit gets its own device byte map
+ * (without relocatable device code a __device__ variable cannot be shared across units),
+ * and a host callback that the runtime calls at every test begin/end: it copies the device
+ * map back, ORs it into the slot's map and clears the device copy.
+ *
+ * Included by probe.h when __CUDACC__ is defined (nvcc, clang CUDA); needs the CUDA
+ * runtime API (cudart). Coverage a kernel reached is lost when the process dies before
+ * the next begin/end of a test: the device map lives in device memory until then.
+ */
+#ifndef DLFL_RT_CUDA_PROBE_H
+#define DLFL_RT_CUDA_PROBE_H
+
+#include <cuda_runtime.h>
+
+/* Indexed by the global probe id; device probes write here, host probes never do. */
+static __device__ dlfl_rt_cell __dlfl_dmap[DLFL_RT_PROBE_COUNT];
+
+#ifdef __CUDA_ARCH__
+#define DLFL_RT_PROBE(id) (__dlfl_dmap[(id)].hit = 1)
+#else
+#define DLFL_RT_PROBE(id) (__dlfl_map[(id)].hit = 1)
+
+static unsigned char dlfl_rt_device_map_copy[DLFL_RT_PROBE_COUNT];
+
+static void dlfl_rt_flush_device_map(unsigned char* map, uint64_t count) {
+  /* No device (or no driver): nothing to copy, and asking again each test costs time. */
+  static int usable = -1;
+  if (usable < 0) {
+    int devices = 0;
+    usable = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+    (void)cudaGetLastError();
+  }
+  if (!usable) return;
+  if (cudaMemcpyFromSymbol(dlfl_rt_device_map_copy, __dlfl_dmap, sizeof dlfl_rt_device_map_copy) !=
+      cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  const uint64_t n = count < sizeof dlfl_rt_device_map_copy ? count : sizeof dlfl_rt_device_map_copy;
+  int any = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (dlfl_rt_device_map_copy[i]) {
+      map[i] = 1;
+      any = 1;
+    }
+  }
+  if (any) {
+    void* device_map = 0;
+    if (cudaGetSymbolAddress(&device_map, __dlfl_dmap) == cudaSuccess)
+      (void)cudaMemset(device_map, 0, sizeof dlfl_rt_device_map_copy);
+    (void)cudaGetLastError();
+  }
+}
+
+__attribute__((constructor(101))) static void dlfl_rt_register_device_map(void) {
+  dlfl_rt_register_flush(dlfl_rt_flush_device_map);
+}
+#endif /* __CUDA_ARCH__ */
+
+#endif /* DLFL_RT_CUDA_PROBE_H */

@@ -1,0 +1,197 @@
+// instrument(): compilation database → selected translation units → Clang parse with the
+// probe planner → rewritten tree + probe map.
+#include "dlfl/instrument/instrumenter.h"
+
+#include <clang/Tooling/ArgumentsAdjusters.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <set>
+
+#include "cuda_args.h"
+#include "dlfl/error.h"
+#include "probe_planner.h"
+#include "rewrite.h"
+
+namespace dlfl::instrument {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::PlanSet;
+
+fs::path canonical_or_absolute(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(fs::absolute(p), ec);
+  return ec ? fs::absolute(p).lexically_normal() : c;
+}
+
+// Strictly below `dir` (a path is not under itself).
+bool is_under(const fs::path& path, const fs::path& dir) {
+  if (dir.empty()) return false;
+  const auto rel = path.lexically_relative(dir);
+  return !rel.empty() && *rel.begin() != ".." && rel != ".";
+}
+
+fs::path common_directory(const std::vector<fs::path>& files) {
+  fs::path common = files.front().parent_path();
+  for (const auto& f : files)
+    while (!common.empty() && !is_under(f, common) && common != common.root_path()) common = common.parent_path();
+  return common;
+}
+
+// The translation units to instrument, as the database spells them.
+std::vector<std::string> select_sources(const clang::tooling::CompilationDatabase& db, const InstrumentOptions& o,
+                                        const fs::path& root) {
+  std::vector<std::string> all = db.getAllFiles();
+  std::vector<std::string> chosen;
+  if (o.sources.empty()) {
+    for (const auto& f : all)
+      if (root.empty() || is_under(canonical_or_absolute(f), root)) chosen.push_back(f);
+  } else {
+    for (const auto& wanted : o.sources) {
+      const fs::path wanted_path = canonical_or_absolute(wanted);
+      std::size_t matches = 0;
+      for (const auto& f : all) {
+        const fs::path p = canonical_or_absolute(f);
+        const std::string g = p.generic_string();
+        const bool suffix = g.size() > wanted.size() && g.compare(g.size() - wanted.size(), wanted.size(), wanted) == 0 &&
+                            g[g.size() - wanted.size() - 1] == '/';
+        if (p == wanted_path || suffix) {
+          chosen.push_back(f);
+          ++matches;
+        }
+      }
+      if (!matches) throw Error(wanted, 0, "is not in the compilation database of " + o.build_dir.string());
+    }
+  }
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  if (chosen.empty()) throw Error(o.build_dir.string(), 0, "no translation unit to instrument");
+  return chosen;
+}
+
+// Whether `path` matches an --exclude text, looked for in the path relative to the root
+// (so `tests/` does not exclude everything under /home/me/tests/project).
+bool excluded(const fs::path& path, const fs::path& root, const std::vector<std::string>& patterns) {
+  const std::string rel = path.lexically_relative(root).generic_string();
+  return std::any_of(patterns.begin(), patterns.end(), [&](const auto& x) { return rel.find(x) != std::string::npos; });
+}
+
+// Copies root into out_dir, skipping build trees, hidden entries, out_dir itself and the
+// files that were rewritten, so out_dir configures and builds like root.
+void copy_tree(const fs::path& root, const fs::path& out_dir, const fs::path& build_dir,
+               const std::set<fs::path>& rewritten) {
+  auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied);
+  for (; it != fs::recursive_directory_iterator(); ++it) {
+    const fs::path& p = it->path();
+    const std::string name = p.filename().string();
+    if (it->is_directory()) {
+      const fs::path c = canonical_or_absolute(p);
+      if (name.starts_with(".") || c == out_dir || c == build_dir || fs::exists(p / "CMakeCache.txt"))
+        it.disable_recursion_pending();
+      continue;
+    }
+    if (name.starts_with(".")) continue;
+    const fs::path target = out_dir / p.lexically_relative(root);
+    if (rewritten.count(target)) continue;
+    fs::create_directories(target.parent_path());
+    if (it->is_symlink()) {
+      fs::remove(target);
+      fs::copy_symlink(p, target);
+    } else if (it->is_regular_file()) {
+      fs::copy_file(p, target, fs::copy_options::overwrite_existing);
+    }
+  }
+}
+
+}  // namespace
+
+InstrumentResult instrument(const InstrumentOptions& o) {
+  auto log = [&](const std::string& line) {
+    if (o.log) o.log(line);
+  };
+  if (o.out_dir.empty()) throw Error("instrument: an output directory is required");
+  std::string message;
+  auto db = clang::tooling::CompilationDatabase::loadFromDirectory(o.build_dir.string(), message);
+  if (!db) throw Error((o.build_dir / "compile_commands.json").string(), 0, message);
+
+  const fs::path out_dir = canonical_or_absolute(o.out_dir);
+  const fs::path build_dir = canonical_or_absolute(o.build_dir);
+  fs::path root = o.root.empty() ? fs::path() : canonical_or_absolute(o.root);
+  std::vector<std::string> sources = select_sources(*db, o, root);
+  if (root.empty()) {
+    std::vector<fs::path> paths;
+    for (const auto& s : sources) paths.push_back(canonical_or_absolute(s));
+    root = common_directory(paths);
+  }
+  std::erase_if(sources, [&](const std::string& s) { return excluded(canonical_or_absolute(s), root, o.exclude); });
+  if (sources.empty()) throw Error(o.build_dir.string(), 0, "every translation unit is excluded");
+  if (out_dir == root || is_under(root, out_dir))
+    throw Error(out_dir.string(), 0, "the output directory must not contain the source root " + root.string());
+
+  std::set<std::string> units;
+  for (const auto& s : sources) units.insert(canonical_or_absolute(s).string());
+  detail::PlannerConfig config;
+  config.granularity = o.granularity;
+  config.instrumentable = [&](const std::string& real) {
+    if (real.empty()) return false;
+    const fs::path p(real);
+    if (!is_under(p, root) || is_under(p, out_dir)) return false;
+    // Generated files of an in-tree build directory are not sources (a build directory
+    // that is the root itself, as in small projects, excludes nothing).
+    if (is_under(build_dir, root) && is_under(p, build_dir)) return false;
+    if (excluded(p, root, o.exclude)) return false;
+    return o.headers || units.count(real) > 0;
+  };
+
+  clang::tooling::ClangTool tool(*db, sources);
+  const detail::CudaStubDirectory stubs;
+  const std::vector<std::string> extra = o.extra_args;
+  tool.appendArgumentsAdjuster([extra, &stubs](const clang::tooling::CommandLineArguments& args, llvm::StringRef file) {
+    clang::tooling::CommandLineArguments out = detail::is_cuda_command(args, file.str())
+                                                   ? detail::clang_cuda_args(args, file.str(), stubs.path())
+                                                   : args;
+    // The resource directory of the clang 14 we link (builtin headers such as stddef.h):
+    // the default would be looked up next to the dlfl executable.
+    out.insert(out.begin() + 1, {"-resource-dir", DLFL_CLANG_RESOURCE_DIR, "-w"});
+    out.insert(out.end(), extra.begin(), extra.end());
+    return out;
+  });
+  tool.appendArgumentsAdjuster(clang::tooling::getClangStripOutputAdjuster());
+  tool.appendArgumentsAdjuster(clang::tooling::getClangStripDependencyFileAdjuster());
+  tool.appendArgumentsAdjuster(clang::tooling::getClangSyntaxOnlyAdjuster());
+
+  PlanSet plans;
+  detail::ParseFailures failures;
+  log("instrumenting " + std::to_string(sources.size()) + " translation units under " + root.string());
+  const auto factory = detail::make_planner_factory(config, plans, failures);
+  const int status = tool.run(factory.get());
+  if (!failures.files.empty() && !o.allow_errors) {
+    std::string list;
+    for (const auto& f : failures.files) list += "\n  " + f;
+    throw Error("clang reported errors in " + std::to_string(failures.files.size()) +
+                " translation unit(s) (see above; --allow-errors rewrites them anyway):" + list);
+  }
+  if (status != 0 && failures.files.empty() && !o.allow_errors)
+    throw Error("clang could not process every translation unit (see the messages above)");
+
+  fs::create_directories(out_dir);
+  const ProbeMap map = detail::build_probe_map(plans, root);
+  InstrumentResult result;
+  result.rewritten = detail::write_instrumented_tree(plans, map, root, out_dir);
+  result.probe_map = out_dir / kProbeMapFileName;
+  result.probes = map.probe_count;
+  result.translation_units = static_cast<std::uint32_t>(sources.size());
+  result.skipped_functions = plans.skipped_functions;
+  if (o.copy_tree) {
+    const std::set<fs::path> rewritten(result.rewritten.begin(), result.rewritten.end());
+    copy_tree(root, out_dir, build_dir, rewritten);
+  }
+  log("wrote " + std::to_string(result.rewritten.size()) + " files with " + std::to_string(result.probes) +
+      " probes and " + result.probe_map.string());
+  return result;
+}
+
+}  // namespace dlfl::instrument

@@ -1,0 +1,166 @@
+// Reads and writes the probe map text format (see probe_map.h).
+#include "dlfl/instrument/probe_map.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
+#include "dlfl/error.h"
+
+namespace dlfl::instrument {
+namespace {
+
+constexpr std::string_view kMagic = "dlfl-probe-map";
+
+const char* space_name(ProbeSpace s) {
+  switch (s) {
+    case ProbeSpace::host: return "h";
+    case ProbeSpace::device: return "d";
+    case ProbeSpace::host_device: return "hd";
+  }
+  return "h";
+}
+
+std::vector<std::string_view> split_tabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
+    if (tab == std::string_view::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+template <typename T>
+T parse_number(std::string_view text, const std::string& file, std::size_t line, int base = 10) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+    throw Error(file, line, "expected a number, found '" + std::string(text) + "'");
+  return value;
+}
+
+void fnv(std::uint64_t& h, std::string_view bytes) {
+  for (const unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  h ^= 0xff;  // separator, so ("ab","c") and ("a","bc") differ
+  h *= 0x100000001b3ULL;
+}
+
+}  // namespace
+
+std::uint64_t ProbeMap::compute_id() const {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  fnv(h, std::to_string(probe_count));
+  for (const auto& f : files) fnv(h, f);
+  for (const auto& f : functions) fnv(h, f);
+  for (const auto& s : sites)
+    fnv(h, std::to_string(s.probe) + ' ' + std::to_string(s.file) + ' ' + std::to_string(s.line) + ' ' +
+               std::to_string(s.column) + ' ' + std::to_string(s.function) + space_name(s.space));
+  return h ? h : 1;
+}
+
+void write_probe_map(const ProbeMap& map, const std::filesystem::path& path) {
+  std::ostringstream out;
+  out << "# dlfl probe map: probe id -> original source line; one `site` per line a probe covers\n";
+  out << kMagic << "\t1\n";
+  out << "root\t" << map.root << '\n';
+  out << "probes\t" << map.probe_count << '\n';
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(map.id));
+  out << "id\t" << id << '\n';
+  for (std::size_t i = 0; i < map.files.size(); ++i) out << "file\t" << i << '\t' << map.files[i] << '\n';
+  for (std::size_t i = 0; i < map.functions.size(); ++i)
+    out << "function\t" << i << '\t' << map.functions[i] << '\n';
+  for (const auto& s : map.sites)
+    out << "site\t" << s.probe << '\t' << s.file << '\t' << s.line << '\t' << s.column << '\t' << s.function
+        << '\t' << space_name(s.space) << '\n';
+
+  // Temporary sibling + rename: a reader never sees half a map.
+  const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+    file << out.str();
+    file.flush();
+    if (!file) throw Error(path.string(), 0, "cannot write the probe map");
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    throw Error(path.string(), 0, "cannot write the probe map: " + ec.message());
+  }
+}
+
+ProbeMap read_probe_map(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(name, 0, "cannot open the probe map");
+  ProbeMap map;
+  bool magic = false, have_count = false;
+  std::string text;
+  std::size_t line = 0;
+  while (std::getline(in, text)) {
+    ++line;
+    if (text.empty() || text[0] == '#') continue;
+    const auto f = split_tabs(text);
+    const std::string_view kind = f[0];
+    auto need = [&](std::size_t n) {
+      if (f.size() != n)
+        throw Error(name, line, "'" + std::string(kind) + "' needs " + std::to_string(n - 1) + " fields");
+    };
+    if (!magic) {
+      if (kind != kMagic) throw Error(name, line, "not a dlfl probe map");
+      need(2);
+      if (f[1] != "1") throw Error(name, line, "unsupported probe map version " + std::string(f[1]));
+      magic = true;
+    } else if (kind == "root") {
+      need(2);
+      map.root = f[1];
+    } else if (kind == "probes") {
+      need(2);
+      map.probe_count = parse_number<std::uint32_t>(f[1], name, line);
+      have_count = true;
+    } else if (kind == "id") {
+      need(2);
+      map.id = parse_number<std::uint64_t>(f[1], name, line, 16);
+    } else if (kind == "file" || kind == "function") {
+      need(3);
+      auto& list = kind == "file" ? map.files : map.functions;
+      if (parse_number<std::size_t>(f[1], name, line) != list.size())
+        throw Error(name, line, std::string(kind) + " indices must count up from 0");
+      list.emplace_back(f[2]);
+    } else if (kind == "site") {
+      need(7);
+      ProbeSite s;
+      s.probe = parse_number<std::uint32_t>(f[1], name, line);
+      s.file = parse_number<std::uint32_t>(f[2], name, line);
+      s.line = parse_number<std::uint32_t>(f[3], name, line);
+      s.column = parse_number<std::uint32_t>(f[4], name, line);
+      s.function = parse_number<std::uint32_t>(f[5], name, line);
+      if (f[6] == "h") s.space = ProbeSpace::host;
+      else if (f[6] == "d") s.space = ProbeSpace::device;
+      else if (f[6] == "hd") s.space = ProbeSpace::host_device;
+      else throw Error(name, line, "probe space must be h, d or hd, found '" + std::string(f[6]) + "'");
+      if (!have_count || s.probe >= map.probe_count)
+        throw Error(name, line, "probe " + std::to_string(s.probe) + " is outside the declared count");
+      if (s.file >= map.files.size() || s.function >= map.functions.size())
+        throw Error(name, line, "site refers to an undeclared file or function");
+      map.sites.push_back(s);
+    } else {
+      throw Error(name, line, "unknown record '" + std::string(kind) + "'");
+    }
+  }
+  if (!magic) throw Error(name, 0, "empty file, not a dlfl probe map");
+  return map;
+}
+
+}  // namespace dlfl::instrument

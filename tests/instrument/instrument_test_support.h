@@ -1,0 +1,100 @@
+// Shared pieces of the instrumenter tests: scratch projects with a compilation database,
+// running shell commands, and covered lines per test read back from a runtime snapshot.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dlfl/collect/runtime_collector.h"
+#include "dlfl/instrument/probe_map.h"
+
+namespace dlfl::testing {
+
+namespace fs = std::filesystem;
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void write_text(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// A fresh directory under the system temp dir, removed with the object.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag = "instr") {
+    std::random_device rd;
+    path_ = fs::temp_directory_path() / ("dlfl-" + tag + "-" + std::to_string(rd()) + std::to_string(rd()));
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+struct Shell {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+// Runs `command` with /bin/sh, capturing its output.
+inline Shell sh(const std::string& command) {
+  static TempDir scratch("sh");
+  const fs::path out = scratch / "out";
+  const int status = std::system((command + " >" + out.string() + " 2>&1").c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out)};
+}
+
+inline bool have_program(const std::string& name) { return sh("command -v " + name).exit_code == 0; }
+
+// compile_commands.json for `files` (relative to `dir`), each compiled by `compiler` with
+// `flags`.
+inline void write_compile_commands(const fs::path& dir, const std::vector<std::string>& files,
+                                   const std::string& compiler, const std::string& flags) {
+  std::string json = "[\n";
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    json += "  {\"directory\": \"" + dir.string() + "\", \"command\": \"" + compiler + " " + flags + " -c " + files[i] +
+            " -o " + files[i] + ".o\", \"file\": \"" + (dir / files[i]).string() + "\"}";
+    json += i + 1 < files.size() ? ",\n" : "\n";
+  }
+  write_text(dir / "compile_commands.json", json + "]\n");
+}
+
+// file → line → names of the tests whose probes reached that line.
+using LineCoverage = std::map<std::string, std::map<std::uint32_t, std::set<std::string>>>;
+
+// Every line of the probe map (with no tests yet), then the tests of a snapshot added.
+inline LineCoverage covered_lines(const instrument::ProbeMap& map, const collect::RuntimeSnapshot& snap) {
+  LineCoverage out;
+  std::map<std::uint32_t, std::vector<std::pair<std::string, std::uint32_t>>> lines_of_probe;
+  for (const auto& s : map.sites) {
+    out[map.files[s.file]][s.line];
+    lines_of_probe[s.probe].push_back({map.files[s.file], s.line});
+  }
+  for (const auto& t : snap.tests)
+    for (const auto p : t.probes)
+      for (const auto& [file, line] : lines_of_probe[p]) out[file][line].insert(t.name);
+  return out;
+}
+
+}  // namespace dlfl::testing

@@ -1,0 +1,140 @@
+// collect_with_runtime() on the purpose-built fixture: one run, restarts after a segfault,
+// an abort, a timeout and an exit, partial coverage kept, nothing run twice.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+
+#include "dlfl/collect/runtime_collector.h"
+#include "dlfl/error.h"
+#include "dlfl/instrument/probe_map.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace dlfl;
+
+class RuntimeCollector : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::random_device rd;
+    dir_ = fs::temp_directory_path() / ("dlfl-rt-collect-" + std::to_string(rd()));
+    fs::create_directories(dir_);
+    // Probe i stands for line 100 + i of fixture.cpp; probe 0 also for line 1 (a site
+    // list with two lines for one probe, as block probes have).
+    instrument::ProbeMap map;
+    map.root = "/src";
+    map.probe_count = 16;
+    map.files = {"fixture.cpp"};
+    map.functions = {"f"};
+    map.sites.push_back({0, 0, 1, 1, 0, instrument::ProbeSpace::host});
+    for (std::uint32_t i = 0; i < 16; ++i) map.sites.push_back({i, 0, 100 + i, 1, 0, instrument::ProbeSpace::host});
+    map.id = 0;  // the fixture registers map id 0 (unknown): no id check
+    instrument::write_probe_map(map, dir_ / "probes.map");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  collect::RuntimeCollectOptions options() const {
+    collect::RuntimeCollectOptions o;
+    o.gtest_binary = DLFL_RT_FIXTURE;
+    o.probe_map = dir_ / "probes.map";
+    o.timeout = std::chrono::milliseconds(3000);  // generous: death tests re-execute the binary
+    o.env = {"FIXTURE_LOG=" + (dir_ / "ran.log").string()};
+    o.work_dir = dir_;
+    return o;
+  }
+
+  // Covered lines of each test, by name.
+  static std::map<std::string, std::set<std::uint32_t>> lines_by_test(const Spectrum& s) {
+    std::map<std::string, std::set<std::uint32_t>> out;
+    for (std::size_t t = 0; t < s.test_count(); ++t) {
+      auto& lines = out[s.tests()[t].name];
+      for (std::uint32_t e = 0; e < s.element_count(); ++e)
+        if (s.coverage().covers(t, e)) lines.insert(s.element(e).first_line);
+    }
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(RuntimeCollector, CrashAbortTimeoutAndExitKeepEveryTestsCoverage) {
+  const auto result = collect::collect_with_runtime(options());
+  const Spectrum& s = result.spectrum;
+
+  // Skip is left out; everything else is in listing order.
+  std::vector<std::string> names;
+  for (const auto& t : s.tests()) names.push_back(t.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Fixture.Pass1", "Fixture.Segv", "Fixture.Pass2", "Fixture.Abort",
+                                             "Fixture.Hang", "Fixture.Fail", "Fixture.DeathFast",
+                                             "Fixture.DeathThreadsafe", "Fixture.Pass3", "Fixture.Exit",
+                                             "Fixture.Pass4"}));
+  auto status = [&](const std::string& name) {
+    for (const auto& t : s.tests())
+      if (t.name == name) return t.status;
+    ADD_FAILURE() << name;
+    return TestStatus::passed;
+  };
+  EXPECT_EQ(status("Fixture.Pass1"), TestStatus::passed);
+  EXPECT_EQ(status("Fixture.Segv"), TestStatus::crashed);
+  EXPECT_EQ(status("Fixture.Abort"), TestStatus::crashed);
+  EXPECT_EQ(status("Fixture.Hang"), TestStatus::timed_out);
+  EXPECT_EQ(status("Fixture.Fail"), TestStatus::failed);
+  EXPECT_EQ(status("Fixture.DeathFast"), TestStatus::passed);
+  EXPECT_EQ(status("Fixture.Exit"), TestStatus::failed);
+  EXPECT_EQ(status("Fixture.Pass4"), TestStatus::passed);
+
+  // Every test also has the static-initialisation coverage (probe 0: lines 1 and 100).
+  const auto lines = lines_by_test(s);
+  using L = std::set<std::uint32_t>;
+  EXPECT_EQ(lines.at("Fixture.Pass1"), (L{1, 100, 101}));
+  EXPECT_EQ(lines.at("Fixture.Segv"), (L{1, 100, 102}));  // partial: not line 113
+  EXPECT_EQ(lines.at("Fixture.Pass2"), (L{1, 100, 103}));
+  EXPECT_EQ(lines.at("Fixture.Abort"), (L{1, 100, 104}));
+  EXPECT_EQ(lines.at("Fixture.Hang"), (L{1, 100, 105}));
+  EXPECT_EQ(lines.at("Fixture.Fail"), (L{1, 100, 106}));
+  EXPECT_EQ(lines.at("Fixture.DeathFast"), (L{1, 100, 107, 108}));        // child's probe 8
+  EXPECT_EQ(lines.at("Fixture.DeathThreadsafe"), (L{1, 100, 111, 112}));  // child's own file
+  EXPECT_EQ(lines.at("Fixture.Pass3"), (L{1, 100, 110}));
+  EXPECT_EQ(lines.at("Fixture.Exit"), (L{1, 100, 114}));
+  EXPECT_EQ(lines.at("Fixture.Pass4"), (L{1, 100, 115}));
+
+  EXPECT_EQ(result.stats.processes, 5u);  // first run + restarts after Segv, Abort, Hang, Exit
+  EXPECT_EQ(result.stats.crashed, 2u);
+  EXPECT_EQ(result.stats.timed_out, 1u);
+  EXPECT_EQ(result.stats.failing, 5u);
+  EXPECT_EQ(result.stats.skipped, 1u);
+  EXPECT_EQ(s.element_count(), 17u);  // lines 1 and 100..115
+
+  // No test body ran twice.
+  std::ifstream log(dir_ / "ran.log");
+  std::multiset<std::string> ran;
+  for (std::string line; std::getline(log, line);) ran.insert(line);
+  for (const auto& name : ran) EXPECT_EQ(ran.count(name), 1u) << name;
+  EXPECT_EQ(ran.size(), 12u);
+}
+
+TEST_F(RuntimeCollector, FilterAndOutsideCoverageOption) {
+  auto o = options();
+  o.filter = "Fixture.Pass*";
+  o.include_outside_tests = false;
+  const auto result = collect::collect_with_runtime(o);
+  ASSERT_EQ(result.spectrum.test_count(), 4u);
+  EXPECT_EQ(result.stats.processes, 1u);
+  const auto lines = lines_by_test(result.spectrum);
+  EXPECT_EQ(lines.at("Fixture.Pass3"), (std::set<std::uint32_t>{110}));
+}
+
+TEST_F(RuntimeCollector, ReportsBadInputs) {
+  auto o = options();
+  o.filter = "Nothing.*";
+  EXPECT_THROW(collect::collect_with_runtime(o), Error);
+  o = options();
+  o.probe_map = dir_ / "missing.map";
+  EXPECT_THROW(collect::collect_with_runtime(o), Error);
+}
+
+}  // namespace

@@ -1,0 +1,94 @@
+// `dlfl config --cflags | --libs [--gtest]`: the flags that build an instrumented tree
+// against this dlfl's runtime, found relative to the running executable.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli_support.h"
+#include "commands.h"
+#include "dlfl/error.h"
+
+namespace dlfl::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ConfigOptions {
+  bool cflags = false;
+  bool libs = false;
+  bool gtest = false;
+  bool include_dir = false;
+  bool lib_dir = false;
+};
+
+struct RuntimeLayout {
+  fs::path include_dir;  // holds dlfl_rt/probe.h
+  fs::path lib_dir;      // holds libdlfl_rt.so (and libdlfl_rt_gtest.a)
+};
+
+fs::path executable_dir() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error("cannot locate the dlfl executable (/proc/self/exe): " + ec.message());
+  return self.parent_path();
+}
+
+bool has_runtime(const RuntimeLayout& l) {
+  return fs::exists(l.include_dir / "dlfl_rt" / "probe.h") && fs::exists(l.lib_dir / "libdlfl_rt.so");
+}
+
+// Installed (PREFIX/bin/dlfl next to PREFIX/include and PREFIX/lib) or the build tree
+// (tools/dlfl/dlfl two levels under the build root, headers in the source tree).
+RuntimeLayout locate_runtime() {
+  const fs::path bin = executable_dir();
+  const RuntimeLayout installed{bin.parent_path() / DLFL_INSTALL_INCLUDEDIR, bin.parent_path() / DLFL_INSTALL_LIBDIR};
+  if (has_runtime(installed)) return installed;
+  const RuntimeLayout build_tree{DLFL_SOURCE_INCLUDE_DIR, bin.parent_path().parent_path() / "lib" / "runtime"};
+  if (has_runtime(build_tree)) return build_tree;
+  throw Error("cannot find the dlfl runtime (libdlfl_rt.so and dlfl_rt/probe.h) next to " + bin.string() +
+              " (looked in " + installed.lib_dir.string() + " and " + build_tree.lib_dir.string() + ")");
+}
+
+void run_config(const ConfigOptions& o) {
+  const RuntimeLayout l = locate_runtime();
+  std::vector<std::string> words;
+  if (o.include_dir) words.push_back(l.include_dir.string());
+  if (o.lib_dir) words.push_back(l.lib_dir.string());
+  if (o.cflags) words.push_back("-I" + l.include_dir.string());
+  if (o.libs) {
+    if (o.gtest) {
+      const fs::path listener = l.lib_dir / "libdlfl_rt_gtest.a";
+      if (!fs::exists(listener))
+        throw Error(listener.string() + " is missing: this dlfl was built without GoogleTest");
+      // Whole archive: nothing references the listener, its static initialiser registers it.
+      words.insert(words.end(), {"-Wl,--whole-archive", listener.string(), "-Wl,--no-whole-archive"});
+    }
+    words.insert(words.end(), {"-L" + l.lib_dir.string(), "-Wl,-rpath," + l.lib_dir.string(), "-ldlfl_rt"});
+  }
+  for (std::size_t i = 0; i < words.size(); ++i) std::cout << (i ? " " : "") << words[i];
+  std::cout << '\n';
+}
+
+}  // namespace
+
+void add_config_command(CLI::App& app) {
+  auto o = std::make_shared<ConfigOptions>();
+  auto* cmd = app.add_subcommand(
+      "config",
+      "Print the compiler and linker flags that build sources rewritten by `dlfl instrument`.\n"
+      "Example: g++ $(dlfl config --cflags) -c instr/src/a.cpp && g++ a.o tests.o -lgtest $(dlfl config --libs --gtest)");
+  cmd->add_flag("--cflags", o->cflags, "Compiler flags: the include directory of <dlfl_rt/probe.h>");
+  cmd->add_flag("--libs", o->libs, "Linker flags for libdlfl_rt (with an rpath)");
+  cmd->add_flag("--gtest", o->gtest, "With --libs: also link the GoogleTest listener that brackets each test");
+  cmd->add_flag("--include-dir", o->include_dir, "The include directory alone");
+  cmd->add_flag("--lib-dir", o->lib_dir, "The library directory alone");
+  cmd->callback([o] {
+    if (o->gtest && !o->libs) throw Error("config: --gtest only goes with --libs");
+    if (!o->cflags && !o->libs && !o->include_dir && !o->lib_dir)
+      throw Error("config: nothing to print; give --cflags, --libs [--gtest], --include-dir or --lib-dir");
+    run_config(*o);
+  });
+}
+
+}  // namespace dlfl::cli
