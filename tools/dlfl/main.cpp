@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
   dlfl::cli::add_formulas_command(app);
   dlfl::cli::add_convert_command(app);
   dlfl::cli::add_collect_command(app);
+  dlfl::cli::add_instrument_command(app);
+  dlfl::cli::add_mutate_command(app);
+  dlfl::cli::add_config_command(app);
   dlfl::cli::add_eval_command(app);
   dlfl::cli::add_compare_command(app);
   dlfl::cli::add_bugset_command(app);
