@@ -16,41 +16,11 @@
 
 #include "dlfl/collect/runtime_collector.h"
 #include "dlfl/instrument/probe_map.h"
+#include "../support/test_files.h"
 
 namespace dlfl::testing {
 
 namespace fs = std::filesystem;
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-inline void write_text(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
-
-// A fresh directory under the system temp dir, removed with the object.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag = "instr") {
-    std::random_device rd;
-    path_ = fs::temp_directory_path() / ("dlfl-" + tag + "-" + std::to_string(rd()) + std::to_string(rd()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
 
 struct Shell {
   int exit_code = -1;

@@ -17,22 +17,14 @@
 
 #include "dlfl/mutate/mutant_output.h"
 #include "dlfl/mutate/mutator.h"
+#include "../support/test_files.h"
 
 namespace dlfl::mutate::testing {
 
 namespace fs = std::filesystem;
 
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-inline void write_text(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
+using dlfl::testing::slurp;
+using dlfl::testing::write_text;
 
 // Runs a shell command; returns its exit status, output (stdout + stderr) in `out`.
 inline int run(const std::string& command, std::string* out = nullptr) {

@@ -16,21 +16,27 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
+// Creates the parent directories as needed.
 inline void write_text(const std::filesystem::path& p, const std::string& text) {
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
   std::ofstream(p, std::ios::binary) << text;
 }
 
 // A fresh directory under the system temp dir, removed with the object.
 class TempDir {
  public:
-  TempDir() {
+  // `tag` names the directory (dlfl-TAG-...), so a leftover one says which test made it.
+  explicit TempDir(const std::string& tag = "test") {
     std::random_device rd;
-    path_ = std::filesystem::temp_directory_path() / ("dlfl-test-" + std::to_string(rd()) + std::to_string(rd()));
+    path_ = std::filesystem::temp_directory_path() / ("dlfl-" + tag + "-" + std::to_string(rd()) + std::to_string(rd()));
     std::filesystem::create_directories(path_);
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
-  ~TempDir() { std::filesystem::remove_all(path_); }
+  ~TempDir() {
+    std::error_code ec;  // a destructor must not throw
+    std::filesystem::remove_all(path_, ec);
+  }
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
