@@ -1,5 +1,6 @@
-// runtime_collect: one collect_with_runtime() run (what `dlfl collect --runtime` will do),
-// for benchmarks/runtime_vs_gcov.py until the CLI has that option.
+// runtime_collect: one collect_with_runtime() run without the CLI around it (no option
+// parsing, path filter or progress), to time the library alone against
+// `dlfl collect --runtime`, which benchmarks/runtime_vs_gcov.py times.
 //   runtime_collect BINARY PROBE_MAP OUT.dlfl
 #include <chrono>
 #include <iostream>

@@ -6,7 +6,7 @@
 
 Usage:
   cmake -S . -B build -G Ninja -DDLFL_BUILD_BENCHMARKS=ON
-  cmake --build build --target dlfl_cli runtime_collect dlfl_rt dlfl_rt_gtest
+  cmake --build build --target dlfl_cli dlfl_rt dlfl_rt_gtest
   benchmarks/runtime_vs_gcov.py --build build [--work /tmp/dlfl-rt-bench] [--repeat 5] [--jobs 1]
                                 [--fault slice_offset]
 
@@ -14,7 +14,7 @@ Builds examples/tensorlite four times under --work (kept, rebuilt incrementally)
 -O2, the `dlfl instrument` tree at -O2 and -O0, and a gcov (--coverage -O0) build, all
 with one seeded fault (so that some tests fail, as in a real localization).
 Per-test gcov collection is `dlfl collect --gtest ... --coverage gcov -j JOBS`; runtime
-collection is one collect_with_runtime() run (benchmarks/runtime_collect). Wall times;
+collection is `dlfl collect --runtime --gtest ...` (one run of the binary). Wall times;
 the overhead ratio uses the median of --repeat runs. Standard library only.
 """
 import argparse
@@ -59,10 +59,8 @@ def main():
     ap.add_argument("--fault", default="slice_offset", help="seeded fault (examples/tensorlite/faults/faults.json)")
     a = ap.parse_args()
     dlfl = os.path.abspath(os.path.join(a.build, "tools", "dlfl", "dlfl"))
-    collector = os.path.abspath(os.path.join(a.build, "benchmarks", "runtime_collect"))
-    for tool in (dlfl, collector):
-        if not os.access(tool, os.X_OK):
-            sys.exit(f"runtime_vs_gcov: {tool} not built (see --help)")
+    if not os.access(dlfl, os.X_OK):
+        sys.exit(f"runtime_vs_gcov: {dlfl} not built (see --help)")
     w = os.path.abspath(a.work)
     os.makedirs(w, exist_ok=True)
     cflags = run(f"{dlfl} config --cflags").strip()
@@ -95,8 +93,12 @@ def main():
     if not os.path.exists(f"{w}/gcov.dlfl"):
         sys.exit("runtime_vs_gcov: the gcov collection wrote no spectrum: run it by hand to see why:\n  "
                  f"{dlfl} collect --gtest {gcov} --coverage gcov -j {a.jobs} -o {w}/gcov.dlfl")
-    runtime_t = timed(f"{collector} {instr_o0} {probe_map} {w}/runtime.dlfl")
-    runtime_o2_t = timed(f"{collector} {instr_o2} {probe_map} {w}/runtime-O2.dlfl")
+    runtime = f"{dlfl} collect --runtime --probe-map {probe_map} --quiet --gtest"
+    runtime_t = timed(f"{runtime} {instr_o0} -o {w}/runtime.dlfl")
+    if not os.path.exists(f"{w}/runtime.dlfl"):
+        sys.exit("runtime_vs_gcov: the runtime collection wrote no spectrum: run it by hand to see why:\n  "
+                 f"{runtime} {instr_o0} -o {w}/runtime.dlfl")
+    runtime_o2_t = timed(f"{runtime} {instr_o2} -o {w}/runtime-O2.dlfl")
     tests = run(f"{plain} --gtest_list_tests").count("\n  ")
 
     print(f"tensorlite suite: {tests} tests, fault {a.fault}, median of {a.repeat} runs")

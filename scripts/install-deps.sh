@@ -7,7 +7,7 @@ packages=(
   libeigen3-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libxxhash-dev libsimdjson-dev
   libboost-dev libboost-graph-dev libboost-math-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 xz-utils zlib1g-dev
+  python3 python3-pytest xz-utils zlib1g-dev
   libclang-14-dev libclang-cpp14-dev llvm-14-dev
   libncurses-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
 )

@@ -11,11 +11,13 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
 #include <thread>
 
+#include "dlfl/collect/path_filter.h"
 #include "dlfl/collect/process.h"
 #include "dlfl/collect/test_outcome.h"
 #include "dlfl/collect/test_source.h"
@@ -153,24 +155,54 @@ struct ElementIndex {
   std::vector<std::vector<std::uint32_t>> elements_of_probe;
 };
 
-ElementIndex index_elements(const instrument::ProbeMap& map, bool absolute_paths) {
-  ElementIndex index;
-  std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> function_of_line;  // first site wins
-  for (const auto& s : map.sites) {
-    std::string file = map.files[s.file];
-    if (absolute_paths && fs::path(file).is_relative()) file = (fs::path(map.root) / file).string();
-    function_of_line.try_emplace({file, s.line}, s.function);
+// Per probe map file, its element file name; nullopt when the path filter leaves it out.
+std::vector<std::optional<std::string>> element_files(const instrument::ProbeMap& map, const RuntimeCollectOptions& o) {
+  std::optional<PathFilter> filter;
+  if (o.paths) {
+    PathFilterOptions paths = *o.paths;
+    if (paths.source_root.empty()) paths.source_root = map.root;
+    filter.emplace(std::move(paths));
   }
+  std::vector<std::optional<std::string>> names;
+  for (const auto& file : map.files) {
+    const fs::path absolute = (fs::path(map.root) / file).lexically_normal();
+    if (filter)
+      names.push_back(filter->map(absolute.string()));
+    else
+      names.push_back(o.absolute_paths ? absolute.string() : file);
+  }
+  return names;
+}
+
+ElementIndex index_elements(const instrument::ProbeMap& map, const RuntimeCollectOptions& o) {
+  ElementIndex index;
+  const auto files = element_files(map, o);
+  std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> function_of_line;  // first site wins
+  for (const auto& s : map.sites)
+    if (files[s.file]) function_of_line.try_emplace({*files[s.file], s.line}, s.function);
+  if (function_of_line.empty() && !map.sites.empty())
+    throw Error("none of the " + std::to_string(map.files.size()) + " files of the probe map under " + map.root +
+                " is left after the source root and the excludes: check --source-root and --exclude");
   std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> element_of_line;
   for (const auto& [key, function] : function_of_line)  // ordered by (file, line)
     element_of_line[key] = index.builder.add_element(key.first, key.second, key.second, map.functions[function]);
   index.elements_of_probe.resize(map.probe_count);
-  for (const auto& s : map.sites) {
-    std::string file = map.files[s.file];
-    if (absolute_paths && fs::path(file).is_relative()) file = (fs::path(map.root) / file).string();
-    index.elements_of_probe[s.probe].push_back(element_of_line.at({file, s.line}));
-  }
+  for (const auto& s : map.sites)
+    if (files[s.file]) index.elements_of_probe[s.probe].push_back(element_of_line.at({*files[s.file], s.line}));
   return index;
+}
+
+// "A, B, C" and " and N more" past the limit, as collect() words it.
+std::string name_list(const std::vector<std::string>& names, std::size_t limit = 10) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < limit; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > limit) out += " and " + std::to_string(names.size() - limit) + " more";
+  return out;
+}
+
+// "1 failing test", "3 failing tests".
+std::string counted(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -216,7 +248,7 @@ RuntimeSnapshot read_runtime_snapshot(const fs::path& path) {
 RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   const auto started = Clock::now();
   const instrument::ProbeMap map = instrument::read_probe_map(o.probe_map);
-  ElementIndex index = index_elements(map, o.absolute_paths);
+  ElementIndex index = index_elements(map, o);
 
   // The listing run writes no snapshot: DLFL_RT_FILE is not set for it.
   std::vector<std::string> list_env = o.env;
@@ -281,8 +313,9 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     if (fs::exists(snapshot_path)) {
       snap = read_runtime_snapshot(snapshot_path);
       if (snap.map_id && map.id && snap.map_id != map.id)
-        throw Error(snapshot_path.string(), 0,
-                    "written by a binary instrumented with another probe map than " + o.probe_map.string());
+        throw Error(o.gtest_binary.string(), 0,
+                    "was instrumented with another probe map than " + o.probe_map.string() +
+                        " (the ids differ): give the dlfl-probes.map of the tree it was built from");
       if (snap.probe_count > map.probe_count)
         throw Error(snapshot_path.string(), 0, "has more probes than the probe map " + o.probe_map.string());
     }
@@ -343,9 +376,11 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
                                              : signaled ? TestStatus::crashed
                                                         : TestStatus::failed);
         rec.test.runtime_ns = monotonic_ns() - slot.begin_ns;
-        rec.test.message = (timeout ? "timed out after " + std::to_string(o.timeout.count()) + " ms"
-                                    : describe_end(process, std::chrono::milliseconds(0))) +
-                           "\n" + tail(process.out, 2000);
+        const std::string how = timeout ? "timed out after " + std::to_string(o.timeout.count()) + " ms"
+                                        : describe_end(process, std::chrono::milliseconds(0));
+        rec.test.message = how + "\n" + tail(process.out, 2000);
+        result.warnings.push_back(slot.name + ": " + (timeout ? "" : "ended the test binary, ") + how +
+                                  "; recorded as failing with the coverage it reached");
       }
       done.insert(slot.name);
       records[slot.name] = std::move(rec);
@@ -383,6 +418,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       o.progress->note("restarting the test binary on the " + std::to_string(remaining.size()) + " remaining tests");
   }
 
+  std::vector<std::string> failing_without, passing_without;
   for (const auto& name : listed) {
     TestRecord& rec = records[name];
     if (rec.skipped) {
@@ -396,11 +432,23 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     if (rec.test.failed()) ++result.stats.failing;
     if (rec.test.status == TestStatus::crashed) ++result.stats.crashed;
     if (rec.test.status == TestStatus::timed_out) ++result.stats.timed_out;
+    if (elements.empty()) (rec.test.failed() ? failing_without : passing_without).push_back(name);
     index.builder.add_test(std::move(rec.test), elements);
     ++result.stats.tests;
   }
   if (o.progress) o.progress->finish();
+  // Usually a test of code outside the instrumented (or kept) files; a failing one then
+  // cannot be localized.
+  if (!failing_without.empty())
+    result.warnings.push_back(counted(failing_without.size(), "failing test") +
+                              " without coverage: " + name_list(failing_without));
+  if (!passing_without.empty())
+    result.warnings.push_back(counted(passing_without.size(), "passing test") +
+                              " without coverage: " + name_list(passing_without));
+  result.stats.no_coverage = failing_without.size() + passing_without.size();
   result.spectrum = std::move(index.builder).finish();
+  result.stats.elements = result.spectrum.element_count();
+  if (o.keep_work) result.work_dir = work.path();
   result.stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return result;
 }

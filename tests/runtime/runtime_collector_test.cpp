@@ -128,6 +128,55 @@ TEST_F(RuntimeCollector, FilterAndOutsideCoverageOption) {
   EXPECT_EQ(lines.at("Fixture.Pass3"), (std::set<std::uint32_t>{110}));
 }
 
+TEST_F(RuntimeCollector, WarnsAboutEveryTestThatEndedTheBinary) {
+  auto o = options();
+  o.filter = "Fixture.Pass1:Fixture.Segv:Fixture.Exit:Fixture.Pass2";
+  const auto result = collect::collect_with_runtime(o);
+  EXPECT_EQ(result.stats.processes, 2u);  // Pass1 Segv | Pass2 Exit: nothing left to restart on
+  std::vector<std::string> ended;
+  for (const auto& w : result.warnings)
+    if (w.find("ended the test binary") != std::string::npos) ended.push_back(w.substr(0, w.find(':')));
+  EXPECT_EQ(ended, (std::vector<std::string>{"Fixture.Segv", "Fixture.Exit"}));
+  EXPECT_EQ(result.stats.no_coverage, 0u);  // static initialisation counts
+  EXPECT_EQ(result.stats.elements, 17u);
+  EXPECT_TRUE(result.work_dir.empty());  // not kept
+}
+
+TEST_F(RuntimeCollector, PathFilterKeepsTheLinesOfTheKeptFilesOnly) {
+  // Probes 0-7 in src/a.cpp, 8-15 in tests/t.cpp, under a root that exists.
+  instrument::ProbeMap map;
+  map.root = dir_.string();
+  map.probe_count = 16;
+  map.files = {"src/a.cpp", "tests/t.cpp"};
+  map.functions = {"f"};
+  for (std::uint32_t i = 0; i < 16; ++i) map.sites.push_back({i, i / 8, 10 + i, 1, 0, instrument::ProbeSpace::host});
+  instrument::write_probe_map(map, dir_ / "two.map");
+  auto o = options();
+  o.probe_map = dir_ / "two.map";
+  o.filter = "Fixture.Pass*:Fixture.Fail";
+  o.include_outside_tests = false;
+  o.paths = collect::PathFilterOptions{};
+  o.paths->excludes = {"tests/*"};
+  auto result = collect::collect_with_runtime(o);
+  ASSERT_EQ(result.spectrum.element_count(), 8u);
+  for (std::size_t e = 0; e < 8; ++e) EXPECT_EQ(result.spectrum.file(e), "src/a.cpp");
+  // Pass3 (probe 10) and Pass4 (probe 15) reach only tests/t.cpp: no coverage left.
+  EXPECT_EQ(result.stats.no_coverage, 2u);
+  ASSERT_FALSE(result.warnings.empty());
+  EXPECT_EQ(result.warnings.back(), "2 passing tests without coverage: Fixture.Pass3, Fixture.Pass4");
+
+  o.paths->excludes.clear();
+  o.paths->source_root = dir_ / "src";
+  fs::create_directories(dir_ / "src");
+  result = collect::collect_with_runtime(o);
+  ASSERT_EQ(result.spectrum.element_count(), 8u);
+  EXPECT_EQ(result.spectrum.file(0), "a.cpp");
+
+  o.paths->source_root.clear();
+  o.paths->excludes = {"*.cpp"};
+  EXPECT_THROW(collect::collect_with_runtime(o), Error);
+}
+
 TEST_F(RuntimeCollector, ReportsBadInputs) {
   auto o = options();
   o.filter = "Nothing.*";

@@ -1,18 +1,22 @@
 // `dlfl collect`: runs a test suite one test per process with per-test coverage and
-// writes the line spectrum.
+// writes the line spectrum; with --runtime, runs an instrumented GoogleTest binary once.
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/collect/collector.h"
+#include "dlfl/collect/probe_map_lookup.h"
+#include "dlfl/collect/runtime_collector.h"
 #include "dlfl/error.h"
 #include "dlfl/io/gzoltar_format.h"
+#include "dlfl/instrument/probe_map.h"
 #include "dlfl/io/spectrum_formats.h"
 
 namespace dlfl::cli {
@@ -25,6 +29,8 @@ struct CollectCliOptions {
   double timeout_s = 300;
   std::string output, gzoltar;
   bool quiet = false;
+  bool runtime = false;
+  std::string probe_map;
 };
 
 // SIGINT/SIGTERM: ask the collector to kill the running tests and clean up, instead of
@@ -55,6 +61,40 @@ class InterruptGuard {
 
 std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
+// What both ways of collecting report, for the outputs and the summary line.
+struct Collected {
+  const Spectrum& spectrum;
+  std::size_t tests, failing, crashed, timed_out, skipped, elements;
+  double seconds;
+  std::string how;  // "gcov, 2 jobs", "runtime, 5 processes"
+};
+
+// Writes the outputs (none when no test failed) and prints the summary line.
+void write_collected(const CollectCliOptions& o, const Collected& s) {
+  if (s.failing == 0)
+    throw Error("no failing test among the " + plural(s.tests, "test") +
+                ": nothing to localize, so no spectrum was written");
+  if (!o.gzoltar.empty()) io::write_gzoltar(s.spectrum, o.gzoltar);
+  if (!o.output.empty()) io::write_spectrum(s.spectrum, o.output, io::infer_output_format(o.output));
+
+  std::ostringstream line;
+  line << "collected " << plural(s.tests, "test") << " (" << s.failing << " failing";
+  if (s.crashed) line << ", " << s.crashed << " crashed";
+  if (s.timed_out) line << ", " << s.timed_out << " timed out";
+  line << ")";
+  if (s.skipped) line << ", " << s.skipped << " skipped";
+  line << ", " << plural(s.elements, "element") << ", " << std::fixed;
+  line.precision(1);
+  line << s.seconds << " s (" << s.how << ")";
+  line << " -> " << (o.output.empty() ? o.gzoltar : o.output);
+  if (!o.output.empty() && !o.gzoltar.empty()) line << ", " << o.gzoltar;
+  std::cout << line.str() << '\n';
+}
+
+std::chrono::milliseconds timeout_of(const CollectCliOptions& o) {
+  return std::chrono::milliseconds(static_cast<long long>(std::llround(o.timeout_s * 1000)));
+}
+
 void run_collect(CollectCliOptions& o) {
   auto& c = o.collect;
   const int sources = !o.gtest.empty() + !o.ctest.empty() + !o.tests.empty();
@@ -77,7 +117,7 @@ void run_collect(CollectCliOptions& o) {
   c.coverage = kind == "gcov"   ? collect::CoverageKind::gcov
                : kind == "llvm" ? collect::CoverageKind::llvm
                                 : collect::CoverageKind::automatic;
-  c.timeout = std::chrono::milliseconds(static_cast<long long>(std::llround(o.timeout_s * 1000)));
+  c.timeout = timeout_of(o);
   c.interrupt = &g_interrupted;
 
   const auto style = o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO);
@@ -90,24 +130,65 @@ void run_collect(CollectCliOptions& o) {
   }
   for (const auto& w : result.warnings) warn(w);
   const auto& s = result.stats;
-  if (s.failing == 0)
-    throw Error("no failing test among the " + plural(s.tests, "test") +
-                ": nothing to localize, so no spectrum was written");
-  if (!o.gzoltar.empty()) io::write_gzoltar(result.spectrum, o.gzoltar);
-  if (!o.output.empty()) io::write_spectrum(result.spectrum, o.output, io::infer_output_format(o.output));
+  write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, s.timed_out, s.skipped, s.elements, s.seconds,
+                      std::string(collect::coverage_kind_name(s.backend)) + ", " + plural(s.jobs, "job")});
+}
 
-  std::ostringstream line;
-  line << "collected " << plural(s.tests, "test") << " (" << s.failing << " failing";
-  if (s.crashed) line << ", " << s.crashed << " crashed";
-  if (s.timed_out) line << ", " << s.timed_out << " timed out";
-  line << ")";
-  if (s.skipped) line << ", " << s.skipped << " skipped";
-  line << ", " << plural(s.elements, "element") << ", " << std::fixed;
-  line.precision(1);
-  line << s.seconds << " s (" << collect::coverage_kind_name(s.backend) << ", " << plural(s.jobs, "job") << ")";
-  line << " -> " << (o.output.empty() ? o.gzoltar : o.output);
-  if (!o.output.empty() && !o.gzoltar.empty()) line << ", " << o.gzoltar;
-  std::cout << line.str() << '\n';
+// --runtime: the options of the per-test-process backends that mean nothing here, each
+// with what to do instead. `given` tells whether the user gave an option.
+void check_runtime_options(const CollectCliOptions& o, const std::function<bool(const char*)>& given) {
+  if (!o.ctest.empty() || !o.tests.empty() || !o.command.empty())
+    throw Error("--runtime runs one instrumented GoogleTest binary: give --gtest BINARY, not --ctest/--tests/--cmd");
+  if (o.gtest.empty()) throw Error("--runtime needs --gtest BINARY (built from a `dlfl instrument` tree)");
+  if (CLI::detail::to_lower(o.coverage) != "auto")
+    throw Error("--runtime and --coverage " + o.coverage + " exclude each other: the runtime's probes are the coverage");
+  for (const char* option : {"--object", "--gcov", "--llvm-profdata", "--llvm-cov", "--include-system"})
+    if (given(option)) throw Error(std::string(option) + " is for gcov/llvm coverage; it does not go with --runtime");
+  // The runtime brackets the tests of one process, which gtest runs one after another.
+  if (o.collect.jobs > 1)
+    throw Error("--runtime runs the tests one after another in one process; -j " + std::to_string(o.collect.jobs) +
+                " cannot be honoured (leave -j out)");
+  if (o.output.empty() && o.gzoltar.empty()) throw Error("nowhere to write the spectrum: give -o FILE and/or --gzoltar DIR");
+}
+
+void run_runtime_collect(const CollectCliOptions& o) {
+  const auto& c = o.collect;
+  collect::RuntimeCollectOptions r;
+  r.gtest_binary = o.gtest;
+  r.probe_map = o.probe_map;
+  if (r.probe_map.empty()) {
+    r.probe_map = collect::find_probe_map(o.gtest);
+    if (r.probe_map.empty())
+      throw Error(o.gtest + ": found no " + instrument::kProbeMapFileName +
+                  " beside the binary, in a directory above it or in the source directory of its CMake build: "
+                  "pass the one `dlfl instrument --out DIR` wrote with --probe-map DIR/" +
+                  instrument::kProbeMapFileName);
+  }
+  r.filter = c.filter;
+  r.timeout = timeout_of(o);
+  // Elements are named relative to the probe map's root unless --source-root says otherwise;
+  // without either option no filter runs, so the root need not exist any more.
+  if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.paths = c.paths;
+  r.work_dir = c.work_dir;
+  r.keep_work = c.keep_work;
+  r.interrupt = &g_interrupted;
+
+  const auto style = o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO);
+  const auto progress = collect::make_progress(style, std::cerr);
+  r.progress = progress.get();
+  if (o.probe_map.empty()) progress->note("probe map: " + r.probe_map.string());
+  g_interrupted = false;
+  collect::RuntimeCollectResult result;
+  {
+    InterruptGuard guard;
+    result = collect::collect_with_runtime(r);
+  }
+  for (const auto& w : result.warnings) warn(w);
+  if (!o.quiet && !result.work_dir.empty())
+    std::cerr << "dlfl: kept the snapshot files in " << result.work_dir.string() << '\n';
+  const auto& s = result.stats;
+  write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, s.timed_out, s.skipped, s.elements, s.seconds,
+                      "runtime, " + std::to_string(s.processes) + (s.processes == 1 ? " process" : " processes")});
 }
 
 }  // namespace
@@ -120,7 +201,10 @@ void add_collect_command(CLI::App& app) {
       "Run a test suite one test per process with per-test coverage (gcov or llvm-cov) and write the line "
       "spectrum.\n"
       "Elements are the instrumented lines of the kept files (run or not), named file#function:line.\n"
-      "Example: dlfl collect --gtest build/tensorlite_tests --source-root . --exclude '*/tests/*' -o sfl.dlfl");
+      "With --runtime, run a GoogleTest binary built from a `dlfl instrument` tree ONCE instead: the runtime\n"
+      "records each test's lines; a crash or timeout keeps the test's coverage and restarts on the rest.\n"
+      "Example: dlfl collect --gtest build/tensorlite_tests --source-root . --exclude '*/tests/*' -o sfl.dlfl\n"
+      "Example: dlfl collect --runtime --gtest instr/build/tensorlite_tests --exclude 'tests/*' -o sfl.dlfl");
   cmd->add_option("--gtest", o->gtest, "GoogleTest binary: each listed test (--gtest_list_tests) runs alone, in the current directory")
       ->group("Test source (one)");
   cmd->add_option("--ctest", o->ctest, "CTest build directory: each test of `ctest --show-only=json-v1` runs alone")
@@ -129,6 +213,14 @@ void add_collect_command(CLI::App& app) {
   cmd->add_option("--cmd", o->command,
                   "Command template for --tests, run by /bin/sh -c; {} is replaced by the quoted test name")
       ->group("Test source (one)");
+  cmd->add_flag("--runtime", o->runtime,
+                "Collect with dlfl's runtime from one run of an instrumented --gtest binary (dlfl instrument, "
+                "dlfl config) instead of gcov/llvm-cov runs of each test")
+      ->group("Runtime");
+  cmd->add_option("--probe-map", o->probe_map,
+                  "--runtime: the dlfl-probes.map of the binary's instrumented tree (default: the first one found "
+                  "walking up from the binary, also via a CMake build directory's source directory)")
+      ->group("Runtime");
   cmd->add_option("--filter", c.filter, "Only tests matching this GoogleTest-style filter, e.g. 'Softmax*:Conv*-*Slow*'");
 
   cmd->add_option("--coverage", o->coverage,
@@ -148,10 +240,12 @@ void add_collect_command(CLI::App& app) {
   cmd->add_option("--llvm-cov", c.tools.llvm_cov, "llvm-cov to use (default: llvm-cov-N as above)")->group("Coverage");
 
   cmd->add_option("--source-root", c.paths.source_root,
-                  "Keep only files under DIR, named relative to it (default: all files, absolute paths)")
+                  "Keep only files under DIR, named relative to it (default: all files, absolute paths; with --runtime: "
+                  "the probe map's root)")
       ->group("Elements");
   cmd->add_option("--exclude", c.paths.excludes,
-                  "Leave out files whose path (relative to --source-root, else absolute) matches this glob "
+                  "Leave out files whose path (relative to --source-root, else absolute; with --runtime relative to "
+                  "the probe map's root by default) matches this glob "
                   "(fnmatch, * crosses /, '*/tests/*' also matches tests/ at the root); repeatable: '*/tests/*' "
                   "'third_party/*'")
       ->group("Elements");
@@ -159,19 +253,27 @@ void add_collect_command(CLI::App& app) {
                 "Keep system headers too (/usr/include, /usr/lib, /usr/local/include, /usr/local/lib, /usr/share)")
       ->group("Elements");
 
-  cmd->add_option("-j,--jobs", c.jobs, "Tests run in parallel (default: hardware threads)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("-j,--jobs", c.jobs, "Tests run in parallel (default: hardware threads; --runtime: one process, 1)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--timeout", o->timeout_s,
                   "Seconds per test before its process group is killed (SIGTERM, SIGKILL 2 s later) and it is recorded "
-                  "as timed out; a CTest TIMEOUT property wins; 0 = none (default: 300)")
+                  "as timed out; a CTest TIMEOUT property wins; --runtime: SIGKILL, then the binary restarts on the tests "
+                  "after it; 0 = none (default: 300)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--work-dir", c.work_dir, "Where the per-test scratch directories go (default: the temp directory)");
-  cmd->add_flag("--keep-work", c.keep_work, "Keep the scratch directories (coverage files, reports) for inspection");
+  cmd->add_flag("--keep-work", c.keep_work, "Keep the scratch directories (coverage files, reports, runtime snapshots) for inspection");
   cmd->add_option("-o,--output", o->output,
                   "Spectrum file, written atomically: .dlfl = native, a directory = GZoltar, .../matrix = legacy")
       ->group("Output");
   cmd->add_option("--gzoltar", o->gzoltar, "Also write the spectrum as a GZoltar directory")->group("Output");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display or notes (warnings and the summary stay)")->group("Output");
-  cmd->callback([o] { run_collect(*o); });
+  cmd->callback([o, cmd] {
+    if (!o->runtime) {
+      if (!o->probe_map.empty()) throw Error("--probe-map goes with --runtime");
+      return run_collect(*o);
+    }
+    check_runtime_options(*o, [cmd](const char* option) { return cmd->count(option) > 0; });
+    run_runtime_collect(*o);
+  });
 }
 
 }  // namespace dlfl::cli

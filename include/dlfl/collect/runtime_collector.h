@@ -13,9 +13,11 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "dlfl/collect/path_filter.h"
 #include "dlfl/collect/progress.h"
 #include "dlfl/spectrum.h"
 
@@ -36,6 +38,11 @@ struct RuntimeCollectOptions {
   bool include_outside_tests = true;
   // Element files: relative to the probe map's root (default) or absolute.
   bool absolute_paths = false;
+  // When set (absolute_paths is then ignored): the probe map's files, made absolute, go
+  // through this filter; kept files are named as it names them, the lines of the others
+  // are no elements. An empty source_root stands for the probe map's root. No line left
+  // is an error.
+  std::optional<PathFilterOptions> paths;
   // Where snapshot files go (a fresh subdirectory); empty: the system temp directory.
   // Removed at the end unless keep_work.
   std::filesystem::path work_dir;
@@ -51,18 +58,23 @@ struct RuntimeCollectStats {
   std::size_t crashed = 0, timed_out = 0;
   std::size_t skipped = 0;    // GTEST_SKIP or never run: not in the spectrum
   std::size_t processes = 0;  // runs of the binary (1 + restarts after crashes/timeouts)
+  std::size_t no_coverage = 0;  // tests in the spectrum that cover no element
+  std::size_t elements = 0;
   double seconds = 0;
 };
 
 struct RuntimeCollectResult {
   Spectrum spectrum;  // tests in listing order; elements = probe map lines, by (file, line)
   RuntimeCollectStats stats;
+  // One line each, for the user: crashed and timed-out tests, tests without coverage,
+  // tests listed but not run, unexpected snapshot contents.
   std::vector<std::string> warnings;
+  std::filesystem::path work_dir;  // the scratch directory, when keep_work kept it
 };
 
 // Throws dlfl::Error for an unreadable probe map, a binary that cannot be listed or run,
-// a snapshot written for another probe map (the binary was not built from that tree), or
-// an interrupt. Failing, crashing and timed-out tests are outcomes, not errors.
+// a snapshot written for another probe map (the binary was not built from that tree), no
+// element left after the path filter, or an interrupt. Failing, crashing and timed-out tests are outcomes, not errors.
 RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& options);
 
 // ---- The snapshot file, for tests and tools ----------------------------------------

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""examples/pytest_conftest/conftest.py under a real pytest, on a real instrumented extension.
+
+Usage: pytest_check.py --dlfl DLFL --rt-lib LIBDLFL_RT_SO --cxx CXX [--pytest PYTEST]
+
+Instruments pytest_ext/tinyext.cpp with `dlfl instrument`, builds it as a shared library
+with $(dlfl config ...), runs pytest_ext/test_tinyext.py under the example conftest with
+DLFL_RT_FILE set, and checks the snapshot file: one slot per pytest node id in run order,
+the right outcome for each, and per test exactly the `@name` lines of tinyext.cpp it
+reached (via the probe map). Exits 77 (a CTest skip) with the reason when pytest or the
+instrumenter is not available.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFTEST = os.path.join(HERE, "..", "..", "examples", "pytest_conftest", "conftest.py")
+SKIP = 77
+
+HEADER = struct.Struct("<8sIIQQQQIIiI")  # dlfl_rt_file_header (dlfl_rt_file.h, version 1)
+SLOT = struct.Struct("<IiQQII")          # dlfl_rt_slot_header without its reserved tail
+SLOT_HEADER_SIZE = 64
+PASSED, FAILED, SKIPPED = 0, 1, 2
+ENDED = 2
+
+# The expectation: which markers each test reaches; every other marker it must not reach.
+EXPECTED = [
+    ("test_tinyext.py::test_add", PASSED, {"add"}),
+    ("test_tinyext.py::test_clamp_low", PASSED, {"clamp", "clamp-low"}),
+    ("test_tinyext.py::test_clamp_high_fails", FAILED, {"clamp", "clamp-mid", "clamp-high"}),
+    ("test_tinyext.py::test_skipped", SKIPPED, set()),
+    ("test_tinyext.py::test_twice_max[1]", PASSED, {"twice-max", "twice"}),
+    ("test_tinyext.py::test_twice_max[2]", PASSED, {"twice-max", "twice"}),
+    ("test_tinyext.py::test_python_only", PASSED, set()),
+]
+OUTSIDE = {"add"}  # the module's import-time call, during collection
+
+
+def skip(reason):
+    print("SKIP: " + reason)
+    sys.exit(SKIP)
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def run(argv, **kwargs):
+    return subprocess.run(argv, capture_output=True, text=True, **kwargs)
+
+
+def markers(source):
+    """line number -> marker name, from the `// @name` comments."""
+    out = {}
+    with open(source) as f:
+        for number, line in enumerate(f, 1):
+            m = re.search(r"// @([\w-]+)", line)
+            if m:
+                out[number] = m.group(1)
+    return out
+
+
+def read_probe_map(path, file_name):
+    """probe id -> lines of `file_name` it stands for; and the map's id."""
+    files, sites, map_id = {}, [], 0
+    with open(path) as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if fields[0] == "file":
+                files[int(fields[1])] = fields[2]
+            elif fields[0] == "site":
+                sites.append((int(fields[1]), int(fields[2]), int(fields[3])))
+            elif fields[0] == "id":
+                map_id = int(fields[1], 16)
+    lines = {}
+    for probe, file_index, line in sites:
+        if os.path.basename(files[file_index]) == file_name:
+            lines.setdefault(probe, set()).add(line)
+    return lines, map_id
+
+
+def read_snapshot(path):
+    """(map id, outside probes, [(name, state, outcome, probes)])."""
+    data = open(path, "rb").read()
+    magic, version, header_size, probes, stride, map_id, _, count, _, _, name_cap = HEADER.unpack_from(data, 0)
+    if magic != b"DLFLRT01" or version != 1:
+        fail("%s: not a version 1 snapshot (%r, %d)" % (path, magic, version))
+    slots = []
+    for i in range(count):
+        base = header_size + i * stride
+        state, outcome, _, _, name_len, _ = SLOT.unpack_from(data, base)
+        name = data[base + SLOT_HEADER_SIZE:base + SLOT_HEADER_SIZE + min(name_len, name_cap)].decode()
+        cells = data[base + SLOT_HEADER_SIZE + name_cap:base + SLOT_HEADER_SIZE + name_cap + probes]
+        slots.append((name, state, outcome, {p for p, hit in enumerate(cells) if hit}))
+    return map_id, slots[0][3], slots[1:]
+
+
+def reached_markers(probes, lines_of_probe, marker_of_line):
+    return {marker_of_line[line] for p in probes for line in lines_of_probe.get(p, ()) if line in marker_of_line}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dlfl", required=True)
+    parser.add_argument("--rt-lib", required=True)
+    parser.add_argument("--cxx", required=True)
+    parser.add_argument("--pytest", default="")
+    args = parser.parse_args()
+
+    pytest = args.pytest if args.pytest and os.path.exists(args.pytest) else (
+        shutil.which("pytest-3") or shutil.which("pytest"))
+    if not pytest:
+        skip("pytest is not installed (Debian: apt-get install python3-pytest)")
+
+    with tempfile.TemporaryDirectory(prefix="dlfl-pytest-check-") as tmp:
+        src, build, instr, tests = (os.path.join(tmp, d) for d in ("src", "build", "instr", "tests"))
+        for d in (src, build, tests):
+            os.makedirs(d)
+        shutil.copy(os.path.join(HERE, "pytest_ext", "tinyext.cpp"), src)
+        with open(os.path.join(build, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": build, "file": os.path.join(src, "tinyext.cpp"),
+                        "command": "%s -std=c++17 -fPIC -c %s -o tinyext.o" % (args.cxx, os.path.join(src, "tinyext.cpp"))}],
+                      f)
+
+        r = run([args.dlfl, "instrument", "-p", build, "--root", src, "--out", instr, "--quiet"])
+        if r.returncode != 0 and "built without the Clang" in r.stderr:
+            skip("this dlfl has no `dlfl instrument` (built without the Clang 14 development packages)")
+        if r.returncode != 0:
+            fail("dlfl instrument: " + r.stderr)
+        probe_map = os.path.join(instr, "dlfl-probes.map")
+
+        cflags = run([args.dlfl, "config", "--cflags"]).stdout.split()
+        libs = run([args.dlfl, "config", "--libs"]).stdout.split()
+        ext = os.path.join(tmp, "libtinyext.so")
+        r = run([args.cxx, "-std=c++17", "-O0", "-shared", "-fPIC", *cflags, os.path.join(instr, "tinyext.cpp"),
+                 "-o", ext, *libs])
+        if r.returncode != 0:
+            fail("building the instrumented extension: " + r.stderr)
+
+        shutil.copy(CONFTEST, tests)
+        shutil.copy(os.path.join(HERE, "pytest_ext", "test_tinyext.py"), tests)
+        snapshot = os.path.join(tmp, "run.map")
+        env = dict(os.environ, DLFL_RT_FILE=snapshot, DLFL_RT_LIB=args.rt_lib, TINYEXT_LIB=ext,
+                   PYTHONDONTWRITEBYTECODE="1")
+        r = run([pytest, "-p", "no:cacheprovider", "-q", tests], cwd=tests, env=env)
+        # Exit status 1: some tests failed (one does, on purpose).
+        if r.returncode != 1 or "1 failed, 5 passed, 1 skipped" not in r.stdout:
+            fail("pytest (exit %d):\n%s\n%s" % (r.returncode, r.stdout, r.stderr))
+
+        lines_of_probe, map_id = read_probe_map(probe_map, "tinyext.cpp")
+        marker_of_line = markers(os.path.join(src, "tinyext.cpp"))
+        probed = set().union(*lines_of_probe.values())
+        unprobed = sorted(line for line in marker_of_line if line not in probed)
+        if unprobed:
+            fail("tinyext.cpp lines %s are marked but got no probe" % unprobed)
+        snap_id, outside, slots = read_snapshot(snapshot)
+        if snap_id != map_id:
+            fail("snapshot map id %x, probe map id %x" % (snap_id, map_id))
+        got_outside = reached_markers(outside, lines_of_probe, marker_of_line)
+        if got_outside != OUTSIDE:
+            fail("outside any test: reached %s, expected %s" % (sorted(got_outside), sorted(OUTSIDE)))
+        if [s[0] for s in slots] != [e[0] for e in EXPECTED]:
+            fail("slots %s, expected %s" % ([s[0] for s in slots], [e[0] for e in EXPECTED]))
+        for (name, state, outcome, probes), (_, want_outcome, want) in zip(slots, EXPECTED):
+            got = reached_markers(probes, lines_of_probe, marker_of_line)
+            if state != ENDED or outcome != want_outcome:
+                fail("%s: state %d outcome %d, expected ended with %d" % (name, state, outcome, want_outcome))
+            if got != want:
+                fail("%s: reached %s, expected %s" % (name, sorted(got), sorted(want)))
+    print("pytest conftest ok: %d tests" % len(EXPECTED))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
