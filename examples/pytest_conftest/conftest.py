@@ -5,6 +5,7 @@ A C++ extension module built from a `dlfl instrument` tree (and linked with
 where each test starts and ends, so ONE pytest run yields per-test coverage:
 
     DLFL_RT_FILE=/tmp/run.map pytest tests/
+    dlfl collect --runtime --snapshot /tmp/run.map --probe-map instr/dlfl-probes.map -o sfl.dlfl
 
 Copy it into your tests directory (or merge it into your conftest.py). The runtime library
 is found through DLFL_RT_LIB (a path to libdlfl_rt.so), else `dlfl config --lib-dir`.

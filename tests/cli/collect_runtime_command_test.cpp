@@ -2,10 +2,14 @@
 // (tests/runtime/fixture: tests that pass, fail, skip, crash, abort, hang and exit, with
 // hand-placed probes): the spectrum written and read back, crashes and timeouts kept as
 // failing tests with their partial coverage, the probe map found or missing, and the
-// option combinations that make no sense refused before anything runs.
+// option combinations that make no sense refused before anything runs. With --snapshot,
+// the fixture is run directly with DLFL_RT_FILE set, as pytest under the example conftest
+// would be, and dlfl only converts the snapshot files.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -25,12 +29,12 @@ const std::string kFixture = DLFL_RT_FIXTURE;
 const std::string kFixture;
 #endif
 
-// A probe map for the fixture's 16 probes (map id 0, as the fixture registers): probe i
-// stands for line `first_line + i` of files[i * files.size() / 16]; probe 0 also covers
-// line 1 of the first file.
+// A probe map for the fixture's 16 probes (map id 0, as the fixture registers, unless
+// `id` says otherwise): probe i stands for line `first_line + i` of
+// files[i * files.size() / 16]; probe 0 also covers line 1 of the first file.
 void write_probe_map(const fs::path& path, const fs::path& root, const std::vector<std::string>& files,
-                     std::uint32_t first_line = 100) {
-  std::string text = "dlfl-probe-map\t1\nroot\t" + root.string() + "\nprobes\t16\nid\t0000000000000000\n";
+                     std::uint32_t first_line = 100, const std::string& id = "0000000000000000") {
+  std::string text = "dlfl-probe-map\t1\nroot\t" + root.string() + "\nprobes\t16\nid\t" + id + "\n";
   for (std::size_t f = 0; f < files.size(); ++f) text += "file\t" + std::to_string(f) + "\t" + files[f] + "\n";
   text += "function\t0\tfixture_body\n";
   text += "site\t0\t0\t1\t1\t0\th\n";
@@ -64,6 +68,15 @@ void copy_fixture(const fs::path& path) {
   fs::copy_file(kFixture, path);
 }
 
+// Overwrites `size` bytes of a snapshot file at `offset` (dlfl_rt_file_header fields).
+void patch_snapshot(const fs::path& path, long offset, std::uint64_t value, std::size_t size) {
+  std::FILE* f = std::fopen(path.c_str(), "r+b");
+  ASSERT_NE(f, nullptr) << path;
+  ASSERT_EQ(std::fseek(f, offset, SEEK_SET), 0);
+  ASSERT_EQ(std::fwrite(&value, size, 1, f), 1u);
+  std::fclose(f);
+}
+
 class CollectRuntime : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -71,6 +84,14 @@ class CollectRuntime : public ::testing::Test {
   }
   TempDir dir_{"cli-collect-runtime"};
   std::string q(const fs::path& p) const { return "'" + p.string() + "'"; }
+  // Runs the fixture on `filter` with DLFL_RT_FILE=snapshot, as a harness dlfl did not
+  // start would (the fixture's own listener brackets the tests).
+  void run_fixture(const fs::path& snapshot, const std::string& filter) const {
+    const std::string cmd =
+        "DLFL_RT_FILE=" + q(snapshot) + " " + q(kFixture) + " --gtest_filter='" + filter + "' >/dev/null 2>&1";
+    (void)std::system(cmd.c_str());  // fails and crashes on purpose
+    ASSERT_TRUE(fs::exists(snapshot)) << cmd;
+  }
 };
 
 TEST_F(CollectRuntime, WritesTheSpectrumWithCrashedAndTimedOutTestsKept) {
@@ -207,15 +228,167 @@ TEST_F(CollectRuntime, KeepWorkKeepsTheSnapshots) {
   EXPECT_EQ(snapshots, 1u);
 }
 
+TEST_F(CollectRuntime, SnapshotsOfRunsItDidNotStartBecomeOneSpectrum) {
+  write_probe_map(dir_ / "probes.map", dir_.path(), {"fixture.cpp"});
+  // Process 1 dies in Fixture.Segv (Pass2 never runs); process 2 runs to its end.
+  run_fixture(dir_ / "run.map", "Fixture.Pass1:Fixture.Segv:Fixture.Pass2");
+  run_fixture(dir_ / "run2.map", "Fixture.Fail:Fixture.Skip:Fixture.Pass3");
+  const fs::path out = dir_ / "out.dlfl";
+  const RunResult r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "run.map") + " --snapshot " +
+                               q(dir_ / "run2.map") + " --probe-map " + q(dir_ / "probes.map") + " -o " + q(out) +
+                               " --gzoltar " + q(dir_ / "gz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("collected 4 tests (2 failing, 1 crashed), 1 skipped, 17 elements, "));
+  EXPECT_THAT(r.out, HasSubstr(" s (runtime, 2 snapshots) -> " + out.string() + ", " + (dir_ / "gz").string()));
+  EXPECT_THAT(r.err, HasSubstr("dlfl: warning: Fixture.Segv: the process (pid "));
+  EXPECT_THAT(r.err, HasSubstr("ended during this test; recorded as failing (crashed) with the coverage it reached"));
+
+  const Spectrum s = io::read_spectrum(out);
+  ASSERT_EQ(s.test_count(), 4u);
+  std::vector<std::string> names;
+  for (const auto& t : s.tests()) names.push_back(t.name);
+  // Snapshots in the order given, then their tests in the order they began.
+  EXPECT_EQ(names, (std::vector<std::string>{"Fixture.Pass1", "Fixture.Segv", "Fixture.Fail", "Fixture.Pass3"}));
+  const auto status = status_by_test(s);
+  EXPECT_EQ(status.at("Fixture.Pass1"), TestStatus::passed);
+  EXPECT_EQ(status.at("Fixture.Segv"), TestStatus::crashed);
+  EXPECT_EQ(status.at("Fixture.Fail"), TestStatus::failed);
+  EXPECT_EQ(status.at("Fixture.Pass3"), TestStatus::passed);
+  // Each process's static initialisation (probe 0: lines 1, 100) goes to its own tests.
+  const auto lines = lines_by_test(s);
+  using L = std::set<std::uint32_t>;
+  EXPECT_EQ(lines.at("Fixture.Pass1"), (L{1, 100, 101}));
+  EXPECT_EQ(lines.at("Fixture.Segv"), (L{1, 100, 102}));  // up to the crash, not probe 13 after it
+  EXPECT_EQ(lines.at("Fixture.Fail"), (L{1, 100, 106}));
+  EXPECT_EQ(lines.at("Fixture.Pass3"), (L{1, 100, 110}));
+  EXPECT_EQ(s.file(0), "fixture.cpp");
+  EXPECT_EQ(io::read_spectrum(dir_ / "gz").test_count(), 4u);
+}
+
+TEST_F(CollectRuntime, SnapshotTestRunTwiceIsOneTestFlakyWhenOnlySomeRunsFailed) {
+  write_probe_map(dir_ / "probes.map", dir_.path(), {"fixture.cpp"});
+  run_fixture(dir_ / "a.map", "Fixture.Pass1:Fixture.Fail");
+  run_fixture(dir_ / "b.map", "Fixture.Fail:Fixture.Pass2");
+  const std::string args = " --probe-map " + q(dir_ / "probes.map") + " -q -o " + q(dir_ / "out.dlfl");
+  // a.map given twice (as `--snapshot run.map run.map*` may): read once.
+  RunResult r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "a.map") + " --snapshot " + q(dir_ / "a.map") +
+                         " --snapshot " + q(dir_ / "b.map") + args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("collected 3 tests (1 failing), 17 elements, "));
+  EXPECT_THAT(r.out, HasSubstr("(runtime, 2 snapshots)"));
+  EXPECT_THAT(r.err, HasSubstr("dlfl: warning: Fixture.Fail: ran 2 times (2 failed); recorded once"));
+  Spectrum s = io::read_spectrum(dir_ / "out.dlfl");
+  EXPECT_EQ(status_by_test(s).at("Fixture.Fail"), TestStatus::failed);
+  EXPECT_EQ(lines_by_test(s).at("Fixture.Fail"), (std::set<std::uint32_t>{1, 100, 106}));
+
+  // Fixture.Fail passed in b.map (gtest runs in definition order: Pass2 is slot 1, Fail
+  // slot 2; the outcome is 4 bytes into the slot header): one test, failing in one run
+  // of two.
+  std::uint64_t stride = 0;
+  {
+    std::FILE* f = std::fopen((dir_ / "b.map").c_str(), "rb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fseek(f, 24, SEEK_SET), 0);  // dlfl_rt_file_header::slot_stride
+    ASSERT_EQ(std::fread(&stride, sizeof stride, 1, f), 1u);
+    std::fclose(f);
+  }
+  patch_snapshot(dir_ / "b.map", static_cast<long>(4096 + 2 * stride + 4), 0, 4);
+  r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "a.map") + " --snapshot " + q(dir_ / "b.map") + args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("dlfl: warning: Fixture.Fail: ran 2 times (1 failed); recorded once with the "
+                               "coverage of all runs, as flaky"));
+  s = io::read_spectrum(dir_ / "out.dlfl");
+  EXPECT_EQ(status_by_test(s).at("Fixture.Fail"), TestStatus::flaky);
+  const auto fail = std::find_if(s.tests().begin(), s.tests().end(),
+                                 [](const TestCase& t) { return t.name == "Fixture.Fail"; });
+  ASSERT_NE(fail, s.tests().end());
+  EXPECT_DOUBLE_EQ(fail->failure_weight, 0.5);
+}
+
+TEST_F(CollectRuntime, SnapshotSourceRootAndExcludesPickTheElements) {
+  write_probe_map(dir_ / "probes.map", dir_.path(), {"src/ops.cpp", "tests/ops_test.cpp"}, 10);
+  fs::create_directories(dir_ / "src");
+  run_fixture(dir_ / "run.map", "Fixture.Pass*:Fixture.Fail");
+  const std::string base = "collect --runtime --snapshot " + q(dir_ / "run.map") + " --probe-map " +
+                           q(dir_ / "probes.map") + " -o " + q(dir_ / "out.dlfl");
+  RunResult r = run_dlfl(base + " --exclude 'tests/*'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Spectrum s = io::read_spectrum(dir_ / "out.dlfl");
+  ASSERT_EQ(s.element_count(), 9u);  // line 1 and lines 10-17
+  for (std::size_t e = 0; e < s.element_count(); ++e) EXPECT_EQ(s.file(e), "src/ops.cpp");
+  EXPECT_EQ(lines_by_test(s).at("Fixture.Pass4"), (std::set<std::uint32_t>{1, 10}));
+
+  r = run_dlfl(base + " --source-root " + q(dir_ / "src"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(io::read_spectrum(dir_ / "out.dlfl").file(0), "ops.cpp");
+}
+
+TEST_F(CollectRuntime, SnapshotOfAnotherProbeMapIsRefusedNamingBothFiles) {
+  write_probe_map(dir_ / "probes.map", dir_.path(), {"fixture.cpp"}, 100, "0000000000005678");
+  run_fixture(dir_ / "run.map", "Fixture.Pass1:Fixture.Fail");
+  // The header's map_id (offset 32): as code instrumented with another map writes it.
+  patch_snapshot(dir_ / "run.map", 32, 0x1234, 8);
+  const RunResult r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "run.map") + " --probe-map " +
+                               q(dir_ / "probes.map") + " -o " + q(dir_ / "out.dlfl"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith("dlfl: error: " + (dir_ / "run.map").string() +
+                                ": was written by code instrumented with another probe map than " +
+                                (dir_ / "probes.map").string()));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
+
+  // The same id is accepted.
+  patch_snapshot(dir_ / "run.map", 32, 0x5678, 8);
+  EXPECT_EQ(run_dlfl("collect --runtime --snapshot " + q(dir_ / "run.map") + " --probe-map " +
+                     q(dir_ / "probes.map") + " -q -o " + q(dir_ / "out.dlfl"))
+                .exit_code,
+            0);
+}
+
+TEST_F(CollectRuntime, SnapshotWithoutAFailingTestOrAnyTestWritesNothing) {
+  write_probe_map(dir_ / "probes.map", dir_.path(), {"fixture.cpp"});
+  run_fixture(dir_ / "run.map", "Fixture.Pass*");
+  const std::string args = " --probe-map " + q(dir_ / "probes.map") + " -o " + q(dir_ / "out.dlfl");
+  RunResult r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "run.map") + args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("dlfl: error: no failing test among the 4 tests"));
+  EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
+
+  // slot_count (offset 48) = 1: only the outside slot, as when no harness bracketed tests.
+  patch_snapshot(dir_ / "run.map", 48, 1, 4);
+  r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "run.map") + args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith("dlfl: error: " + (dir_ / "run.map").string() + ": holds no test: "));
+  EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
+
+  r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "missing.map") + args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith("dlfl: error: " + (dir_ / "missing.map").string() + ": "));
+  EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
+}
+
 TEST_F(CollectRuntime, RefusesCombinationsThatMakeNoSense) {
   write_probe_map(dir_ / "probes.map", dir_.path(), {"fixture.cpp"});
   const std::string out = q(dir_ / "out.dlfl");
   const std::string gtest = " --gtest " + q(kFixture) + " --probe-map " + q(dir_ / "probes.map");
+  // Refused before the snapshot is read: it need not be one.
+  const std::string snapshot = " --snapshot " + q(dir_ / "probes.map") + " --probe-map " + q(dir_ / "probes.map");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"collect --runtime" + gtest + " --coverage gcov -o " + out, "--coverage gcov exclude each other"},
-      {"collect --runtime --ctest " + q(dir_.path()) + " -o " + out, "give --gtest BINARY, not --ctest"},
+      {"collect --runtime --ctest " + q(dir_.path()) + " -o " + out, "give --gtest BINARY or --snapshot FILE, not"},
       {"collect --runtime --tests " + q(dir_ / "probes.map") + " --cmd 'true {}' -o " + out, "not --ctest/--tests"},
-      {"collect --runtime -o " + out, "--runtime needs --gtest BINARY"},
+      {"collect --runtime -o " + out, "--runtime needs --gtest BINARY (built from a `dlfl instrument` tree) or "
+                                      "--snapshot FILE"},
+      {"collect --runtime" + gtest + " --snapshot " + q(dir_ / "probes.map") + " -o " + out,
+       "--gtest and --snapshot exclude each other"},
+      {"collect --runtime --snapshot " + q(dir_ / "probes.map") + " -o " + out, "--snapshot needs --probe-map MAP"},
+      {"collect --runtime" + snapshot + " --filter 'Fixture.*' -o " + out, "--filter steers a run of --gtest"},
+      {"collect --runtime" + snapshot + " --timeout 3 -o " + out, "--timeout steers a run of --gtest"},
+      {"collect --runtime" + snapshot + " -j 1 -o " + out, "--jobs steers a run of --gtest"},
+      {"collect --runtime" + snapshot + " --keep-work -o " + out, "--keep-work steers a run of --gtest"},
+      {"collect --runtime" + snapshot + " --coverage llvm -o " + out, "--coverage llvm exclude each other"},
+      {"collect --runtime" + snapshot, "nowhere to write the spectrum"},
+      {"collect" + snapshot + " -o " + out, "--snapshot goes with --runtime"},
       {"collect --runtime" + gtest + " -j 2 -o " + out, "-j 2 cannot be honoured"},
       {"collect --runtime" + gtest + " --object " + q(kFixture) + " -o " + out, "--object is for gcov/llvm"},
       {"collect --runtime" + gtest + " --include-system -o " + out, "--include-system is for gcov/llvm"},

@@ -7,10 +7,15 @@ Instruments pytest_ext/tinyext.cpp with `dlfl instrument`, builds it as a shared
 with $(dlfl config ...), runs pytest_ext/test_tinyext.py under the example conftest with
 DLFL_RT_FILE set, and checks the snapshot file: one slot per pytest node id in run order,
 the right outcome for each, and per test exactly the `@name` lines of tinyext.cpp it
-reached (via the probe map). Exits 77 (a CTest skip) with the reason when pytest or the
-instrumenter is not available.
+reached (via the probe map). Then turns the snapshot into a spectrum with
+`dlfl collect --runtime --snapshot` and checks its tests, outcomes and covered lines; runs
+pytest_ext/test_crash.py (a test that aborts the interpreter) and checks that its test is
+kept as a crashed failing test with its partial coverage, both snapshots merged in one
+spectrum, and a probe map of another tree refused. Exits 77 (a CTest skip) with the
+reason when pytest or the instrumenter is not available.
 """
 import argparse
+import csv
 import json
 import os
 import re
@@ -41,6 +46,12 @@ EXPECTED = [
     ("test_tinyext.py::test_python_only", PASSED, set()),
 ]
 OUTSIDE = {"add"}  # the module's import-time call, during collection
+# test_crash.py: test_crashes aborts the interpreter after reaching clamp and clamp-low;
+# test_after never runs. Nothing of tinyext is reached outside its tests.
+CRASH_EXPECTED = [
+    ("test_crash.py::test_before", "PASS", {"add"}),
+    ("test_crash.py::test_crashes", "FAIL", {"clamp", "clamp-low"}),
+]
 
 
 def skip(reason):
@@ -105,6 +116,52 @@ def read_snapshot(path):
 
 def reached_markers(probes, lines_of_probe, marker_of_line):
     return {marker_of_line[line] for p in probes for line in lines_of_probe.get(p, ()) if line in marker_of_line}
+
+
+def read_gzoltar(directory, marker_of_line):
+    """[(test name, PASS|FAIL, markers of the covered tinyext.cpp lines)] of a GZoltar dir."""
+    with open(os.path.join(directory, "spectra.csv")) as f:
+        elements = f.read().splitlines()[1:]
+    marker_of_element = []
+    for name in elements:
+        # file#function:line; the function may hold ':' itself.
+        path, line = name.split("#", 1)[0], int(name.rsplit(":", 1)[1])
+        marker_of_element.append(marker_of_line.get(line) if os.path.basename(path) == "tinyext.cpp" else None)
+    with open(os.path.join(directory, "tests.csv"), newline="") as f:
+        tests = [(row[0], row[1]) for row in list(csv.reader(f))[1:] if row]
+    with open(os.path.join(directory, "matrix.txt")) as f:
+        rows = [line.split() for line in f.read().splitlines() if line]
+    if len(rows) != len(tests):
+        fail("%s: %d matrix rows, %d tests" % (directory, len(rows), len(tests)))
+    out = []
+    for (name, outcome), row in zip(tests, rows):
+        if row[-1] != ("+" if outcome == "PASS" else "-") or len(row) != len(elements) + 1:
+            fail("%s: matrix row of %s does not fit: %s" % (directory, name, row))
+        covered = {marker_of_element[i] for i, cell in enumerate(row[:-1]) if cell == "1"}
+        out.append((name, outcome, covered - {None}))
+    return out
+
+
+def collect_snapshots(args, snapshots, probe_map, out_dir):
+    """`dlfl collect --runtime --snapshot ...`: (summary line, warnings, gzoltar dir)."""
+    os.makedirs(out_dir)
+    gz = os.path.join(out_dir, "gz")
+    argv = [args.dlfl, "collect", "--runtime", "--probe-map", probe_map, "-o", os.path.join(out_dir, "out.dlfl"),
+            "--gzoltar", gz]
+    for snapshot in snapshots:
+        argv += ["--snapshot", snapshot]
+    r = run(argv)
+    if r.returncode != 0:
+        fail("%s (exit %d):\n%s" % (" ".join(argv), r.returncode, r.stderr))
+    return r.stdout, r.stderr, gz
+
+
+def check_spectrum(what, got, expected):
+    if [(n, o) for n, o, _ in got] != [(n, o) for n, o, _ in expected]:
+        fail("%s: tests %s, expected %s" % (what, [(n, o) for n, o, _ in got], [(n, o) for n, o, _ in expected]))
+    for (name, _, covered), (_, _, want) in zip(got, expected):
+        if covered != want:
+            fail("%s: %s covers %s, expected %s" % (what, name, sorted(covered), sorted(want)))
 
 
 def main():
@@ -175,7 +232,51 @@ def main():
                 fail("%s: state %d outcome %d, expected ended with %d" % (name, state, outcome, want_outcome))
             if got != want:
                 fail("%s: reached %s, expected %s" % (name, sorted(got), sorted(want)))
-    print("pytest conftest ok: %d tests" % len(EXPECTED))
+
+        # The snapshot as a spectrum: the skipped test left out, the import-time coverage
+        # added to every test of the process.
+        out_dir = os.path.join(tmp, "spectrum")
+        summary, warnings, gz = collect_snapshots(args, [snapshot], probe_map, out_dir)
+        if not summary.startswith("collected 6 tests (1 failing), 1 skipped, ") or "(runtime, 1 snapshot)" not in summary:
+            fail("collect --snapshot: unexpected summary: " + summary)
+        expected = [(n, "FAIL" if o == FAILED else "PASS", want | OUTSIDE) for n, o, want in EXPECTED if o != SKIPPED]
+        check_spectrum("collect --snapshot", read_gzoltar(gz, marker_of_line), expected)
+
+        # A pytest process that dies inside a test: that test is failing ("crashed") with
+        # the coverage it reached before; the tests after it never ran.
+        crash_dir = os.path.join(tmp, "crash")
+        os.makedirs(crash_dir)
+        shutil.copy(CONFTEST, crash_dir)
+        shutil.copy(os.path.join(HERE, "pytest_ext", "test_crash.py"), crash_dir)
+        crash_snapshot = os.path.join(tmp, "crash.map")
+        r = run([pytest, "-p", "no:cacheprovider", "-q", crash_dir], cwd=crash_dir,
+                env=dict(env, DLFL_RT_FILE=crash_snapshot))
+        if r.returncode >= 0:
+            fail("pytest on test_crash.py was not killed by a signal (exit %d):\n%s" % (r.returncode, r.stdout))
+        summary, warnings, gz = collect_snapshots(args, [crash_snapshot], probe_map, os.path.join(tmp, "crash-out"))
+        if not summary.startswith("collected 2 tests (1 failing, 1 crashed), "):
+            fail("collect --snapshot of the crashed run: unexpected summary: " + summary)
+        if "dlfl: warning: test_crash.py::test_crashes: the process (pid " not in warnings:
+            fail("collect --snapshot of the crashed run: no warning about the crash:\n" + warnings)
+        check_spectrum("collect --snapshot (crash)", read_gzoltar(gz, marker_of_line), CRASH_EXPECTED)
+
+        # Two processes' snapshots, one spectrum: their tests in the order given.
+        summary, _, gz = collect_snapshots(args, [snapshot, crash_snapshot], probe_map, os.path.join(tmp, "both"))
+        if not summary.startswith("collected 8 tests (2 failing, 1 crashed), 1 skipped, ") or \
+                "(runtime, 2 snapshots)" not in summary:
+            fail("collect --snapshot A --snapshot B: unexpected summary: " + summary)
+        check_spectrum("collect --snapshot A --snapshot B", read_gzoltar(gz, marker_of_line), expected + CRASH_EXPECTED)
+
+        # A probe map of another instrumentation (another id) is refused, naming both files.
+        other_map = os.path.join(tmp, "other-probes.map")
+        with open(probe_map) as f, open(other_map, "w") as o:
+            o.write(re.sub(r"(?m)^id\t[0-9a-f]+$", "id\t%016x" % (map_id ^ 1), f.read()))
+        out = os.path.join(tmp, "refused.dlfl")
+        r = run([args.dlfl, "collect", "--runtime", "--snapshot", snapshot, "--probe-map", other_map, "-o", out])
+        if r.returncode != 2 or not r.stderr.startswith("dlfl: error: %s: " % snapshot) or other_map not in r.stderr \
+                or os.path.exists(out):
+            fail("a snapshot of another probe map: exit %d, %s" % (r.returncode, r.stderr))
+    print("pytest conftest ok: %d tests, their spectrum and a crashed run's" % len(EXPECTED))
     return 0
 
 

@@ -1,5 +1,6 @@
 // `dlfl collect`: runs a test suite one test per process with per-test coverage and
-// writes the line spectrum; with --runtime, runs an instrumented GoogleTest binary once.
+// writes the line spectrum; with --runtime, runs an instrumented GoogleTest binary once,
+// or converts the runtime snapshots of a run someone else started (--snapshot).
 #include <signal.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/probe_map_lookup.h"
 #include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/snapshot_collector.h"
 #include "dlfl/error.h"
 #include "dlfl/io/gzoltar_format.h"
 #include "dlfl/instrument/probe_map.h"
@@ -31,6 +33,7 @@ struct CollectCliOptions {
   bool quiet = false;
   bool runtime = false;
   std::string probe_map;
+  std::vector<std::string> snapshots;
 };
 
 // SIGINT/SIGTERM: ask the collector to kill the running tests and clean up, instead of
@@ -138,17 +141,45 @@ void run_collect(CollectCliOptions& o) {
 // with what to do instead. `given` tells whether the user gave an option.
 void check_runtime_options(const CollectCliOptions& o, const std::function<bool(const char*)>& given) {
   if (!o.ctest.empty() || !o.tests.empty() || !o.command.empty())
-    throw Error("--runtime runs one instrumented GoogleTest binary: give --gtest BINARY, not --ctest/--tests/--cmd");
-  if (o.gtest.empty()) throw Error("--runtime needs --gtest BINARY (built from a `dlfl instrument` tree)");
+    throw Error("--runtime runs one instrumented GoogleTest binary or reads snapshots: give --gtest BINARY or "
+                "--snapshot FILE, not --ctest/--tests/--cmd");
+  if (!o.gtest.empty() && !o.snapshots.empty())
+    throw Error("--gtest and --snapshot exclude each other: --gtest runs the binary itself, --snapshot reads the "
+                "snapshot files of a run that already happened");
+  if (o.gtest.empty() && o.snapshots.empty())
+    throw Error("--runtime needs --gtest BINARY (built from a `dlfl instrument` tree) or --snapshot FILE (the "
+                "DLFL_RT_FILE of a run, e.g. under pytest)");
   if (CLI::detail::to_lower(o.coverage) != "auto")
     throw Error("--runtime and --coverage " + o.coverage + " exclude each other: the runtime's probes are the coverage");
   for (const char* option : {"--object", "--gcov", "--llvm-profdata", "--llvm-cov", "--include-system"})
     if (given(option)) throw Error(std::string(option) + " is for gcov/llvm coverage; it does not go with --runtime");
+  if (!o.snapshots.empty()) {
+    // Nothing runs: the options that steer a run have nothing to steer.
+    for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work"})
+      if (given(option))
+        throw Error(std::string(option) + " steers a run of --gtest; with --snapshot nothing runs (leave it out)");
+    if (o.probe_map.empty())
+      throw Error("--snapshot needs --probe-map MAP: the dlfl-probes.map `dlfl instrument` wrote for the code that "
+                  "ran");
+  }
   // The runtime brackets the tests of one process, which gtest runs one after another.
   if (o.collect.jobs > 1)
     throw Error("--runtime runs the tests one after another in one process; -j " + std::to_string(o.collect.jobs) +
                 " cannot be honoured (leave -j out)");
   if (o.output.empty() && o.gzoltar.empty()) throw Error("nowhere to write the spectrum: give -o FILE and/or --gzoltar DIR");
+}
+
+void run_snapshot_collect(const CollectCliOptions& o) {
+  collect::SnapshotCollectOptions r;
+  r.snapshots.assign(o.snapshots.begin(), o.snapshots.end());
+  r.probe_map = o.probe_map;
+  const auto& c = o.collect;
+  if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.paths = c.paths;
+  const collect::RuntimeCollectResult result = collect::collect_from_snapshots(r);
+  for (const auto& w : result.warnings) warn(w);
+  const auto& s = result.stats;
+  write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, s.timed_out, s.skipped, s.elements, s.seconds,
+                      "runtime, " + plural(s.processes, "snapshot")});
 }
 
 void run_runtime_collect(const CollectCliOptions& o) {
@@ -203,8 +234,11 @@ void add_collect_command(CLI::App& app) {
       "Elements are the instrumented lines of the kept files (run or not), named file#function:line.\n"
       "With --runtime, run a GoogleTest binary built from a `dlfl instrument` tree ONCE instead: the runtime\n"
       "records each test's lines; a crash or timeout keeps the test's coverage and restarts on the rest.\n"
+      "With --runtime --snapshot, convert the snapshot file(s) of a run made by another harness (pytest).\n"
       "Example: dlfl collect --gtest build/tensorlite_tests --source-root . --exclude '*/tests/*' -o sfl.dlfl\n"
-      "Example: dlfl collect --runtime --gtest instr/build/tensorlite_tests --exclude 'tests/*' -o sfl.dlfl");
+      "Example: dlfl collect --runtime --gtest instr/build/tensorlite_tests --exclude 'tests/*' -o sfl.dlfl\n"
+      "Example: DLFL_RT_FILE=run.map pytest tests/ && "
+      "dlfl collect --runtime --snapshot run.map --probe-map instr/dlfl-probes.map -o sfl.dlfl");
   cmd->add_option("--gtest", o->gtest, "GoogleTest binary: each listed test (--gtest_list_tests) runs alone, in the current directory")
       ->group("Test source (one)");
   cmd->add_option("--ctest", o->ctest, "CTest build directory: each test of `ctest --show-only=json-v1` runs alone")
@@ -216,6 +250,11 @@ void add_collect_command(CLI::App& app) {
   cmd->add_flag("--runtime", o->runtime,
                 "Collect with dlfl's runtime from one run of an instrumented --gtest binary (dlfl instrument, "
                 "dlfl config) instead of gcov/llvm-cov runs of each test")
+      ->group("Runtime");
+  cmd->add_option("--snapshot", o->snapshots,
+                  "--runtime: instead of running --gtest, read this runtime snapshot file (the DLFL_RT_FILE of a run "
+                  "dlfl did not start, e.g. pytest with examples/pytest_conftest); repeatable, one per process "
+                  "(pytest-xdist workers write FILE.PID), merged in order; needs --probe-map")
       ->group("Runtime");
   cmd->add_option("--probe-map", o->probe_map,
                   "--runtime: the dlfl-probes.map of the binary's instrumented tree (default: the first one found "
@@ -268,10 +307,12 @@ void add_collect_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display or notes (warnings and the summary stay)")->group("Output");
   cmd->callback([o, cmd] {
     if (!o->runtime) {
+      if (!o->snapshots.empty()) throw Error("--snapshot goes with --runtime");
       if (!o->probe_map.empty()) throw Error("--probe-map goes with --runtime");
       return run_collect(*o);
     }
     check_runtime_options(*o, [cmd](const char* option) { return cmd->count(option) > 0; });
+    if (!o->snapshots.empty()) return run_snapshot_collect(*o);
     run_runtime_collect(*o);
   });
 }

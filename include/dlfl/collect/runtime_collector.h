@@ -19,6 +19,7 @@
 
 #include "dlfl/collect/path_filter.h"
 #include "dlfl/collect/progress.h"
+#include "dlfl/collect/runtime_snapshot.h"  // read_runtime_snapshot(), for tests and tools
 #include "dlfl/spectrum.h"
 
 namespace dlfl::collect {
@@ -76,27 +77,5 @@ struct RuntimeCollectResult {
 // a snapshot written for another probe map (the binary was not built from that tree), no
 // element left after the path filter, or an interrupt. Failing, crashing and timed-out tests are outcomes, not errors.
 RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& options);
-
-// ---- The snapshot file, for tests and tools ----------------------------------------
-
-struct RuntimeSlot {
-  std::string name;
-  std::uint32_t state = 0;    // DLFL_RT_SLOT_RUNNING or DLFL_RT_SLOT_ENDED
-  std::int32_t outcome = 0;   // DLFL_RT_PASSED, ... (valid when ended)
-  std::uint64_t begin_ns = 0, end_ns = 0;
-  std::vector<std::uint32_t> probes;  // ids of the probes reached, ascending
-};
-
-struct RuntimeSnapshot {
-  std::uint64_t probe_count = 0;
-  std::uint64_t map_id = 0;
-  std::int32_t pid = 0;
-  std::vector<std::uint32_t> outside;  // probes reached outside any test
-  std::vector<RuntimeSlot> tests;      // in the order they began
-};
-
-// Reads a snapshot file, also one whose writer is still running or was killed. Throws
-// dlfl::Error "PATH: ..." when it is not a complete dlfl_rt file of a known version.
-RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path);
 
 }  // namespace dlfl::collect

@@ -1,0 +1,134 @@
+// Runtime snapshot slots + a probe map -> a line spectrum (see runtime_spectrum.h).
+#include "runtime_spectrum.h"
+
+#include <map>
+#include <utility>
+
+#include "dlfl/error.h"
+#include "dlfl_rt/dlfl_rt.h"
+#include "dlfl_rt/dlfl_rt_file.h"
+
+namespace dlfl::collect {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Per probe map file, its element file name; nullopt when the path filter leaves it out.
+std::vector<std::optional<std::string>> element_files(const instrument::ProbeMap& map, bool absolute_paths,
+                                                      const std::optional<PathFilterOptions>& paths) {
+  std::optional<PathFilter> filter;
+  if (paths) {
+    PathFilterOptions kept = *paths;
+    if (kept.source_root.empty()) kept.source_root = map.root;
+    filter.emplace(std::move(kept));
+  }
+  std::vector<std::optional<std::string>> names;
+  for (const auto& file : map.files) {
+    const fs::path absolute = (fs::path(map.root) / file).lexically_normal();
+    if (filter)
+      names.push_back(filter->map(absolute.string()));
+    else
+      names.push_back(absolute_paths ? absolute.string() : file);
+  }
+  return names;
+}
+
+// "A, B, C" and " and N more" past the limit, as collect() words it.
+std::string name_list(const std::vector<std::string>& names, std::size_t limit = 10) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < limit; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > limit) out += " and " + std::to_string(names.size() - limit) + " more";
+  return out;
+}
+
+// "1 failing test", "3 failing tests".
+std::string counted(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+RuntimeTestRecord record_of_slot(RuntimeSlot slot, const std::vector<std::uint32_t>& outside) {
+  RuntimeTestRecord rec;
+  rec.probes = std::move(slot.probes);
+  rec.probes.insert(rec.probes.end(), outside.begin(), outside.end());
+  if (slot.state != DLFL_RT_SLOT_ENDED) {
+    rec.test = TestCase::fail(std::move(slot.name), TestStatus::crashed);
+    return rec;
+  }
+  const bool failed = slot.outcome != DLFL_RT_PASSED && slot.outcome != DLFL_RT_SKIPPED;
+  rec.test = failed ? TestCase::fail(std::move(slot.name)) : TestCase::pass(std::move(slot.name));
+  rec.test.runtime_ns = slot.end_ns >= slot.begin_ns ? slot.end_ns - slot.begin_ns : 0;
+  rec.skipped = slot.outcome == DLFL_RT_SKIPPED;
+  if (slot.outcome == DLFL_RT_UNKNOWN) rec.test.message = "the test's end was never reported";
+  return rec;
+}
+
+void check_snapshot_fits(const RuntimeSnapshot& snapshot, const fs::path& snapshot_path,
+                         const instrument::ProbeMap& map, const fs::path& probe_map) {
+  // Id 0 is "unknown" on either side (hand-written maps, runtimes fed by other tools).
+  if (snapshot.map_id && map.id && snapshot.map_id != map.id)
+    throw Error(snapshot_path.string(), 0,
+                "was written by code instrumented with another probe map than " + probe_map.string() +
+                    " (the ids differ): give the dlfl-probes.map of the `dlfl instrument` tree it was built from");
+  if (snapshot.probe_count > map.probe_count)
+    throw Error(snapshot_path.string(), 0,
+                "has " + std::to_string(snapshot.probe_count) + " probes, more than the " +
+                    std::to_string(map.probe_count) + " of the probe map " + probe_map.string());
+}
+
+RuntimeSpectrumBuilder::RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,
+                                               const std::optional<PathFilterOptions>& paths) {
+  const auto files = element_files(map, absolute_paths, paths);
+  std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> function_of_line;  // first site wins
+  for (const auto& s : map.sites)
+    if (files[s.file]) function_of_line.try_emplace({*files[s.file], s.line}, s.function);
+  if (function_of_line.empty() && !map.sites.empty())
+    throw Error("none of the " + std::to_string(map.files.size()) + " files of the probe map under " + map.root +
+                " is left after the source root and the excludes: check --source-root and --exclude");
+  std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> element_of_line;
+  for (const auto& [key, function] : function_of_line)  // ordered by (file, line)
+    element_of_line[key] = builder_.add_element(key.first, key.second, key.second, map.functions[function]);
+  elements_of_probe_.resize(map.probe_count);
+  for (const auto& s : map.sites)
+    if (files[s.file]) elements_of_probe_[s.probe].push_back(element_of_line.at({*files[s.file], s.line}));
+}
+
+void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
+  if (rec.skipped) {
+    ++stats_.skipped;
+    return;
+  }
+  std::vector<std::uint32_t> elements;
+  for (const std::uint32_t p : rec.probes)
+    if (p < elements_of_probe_.size())
+      elements.insert(elements.end(), elements_of_probe_[p].begin(), elements_of_probe_[p].end());
+  if (rec.test.failed()) ++stats_.failing;
+  if (rec.test.status == TestStatus::crashed) ++stats_.crashed;
+  if (rec.test.status == TestStatus::timed_out) ++stats_.timed_out;
+  if (elements.empty()) (rec.test.failed() ? failing_without_ : passing_without_).push_back(rec.test.name);
+  builder_.add_test(std::move(rec.test), elements);
+  ++stats_.tests;
+}
+
+void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
+  // Usually a test of code outside the instrumented (or kept) files; a failing one then
+  // cannot be localized.
+  if (!failing_without_.empty())
+    result.warnings.push_back(counted(failing_without_.size(), "failing test") +
+                              " without coverage: " + name_list(failing_without_));
+  if (!passing_without_.empty())
+    result.warnings.push_back(counted(passing_without_.size(), "passing test") +
+                              " without coverage: " + name_list(passing_without_));
+  result.spectrum = std::move(builder_).finish();
+  auto& s = result.stats;
+  s.tests = stats_.tests;
+  s.failing = stats_.failing;
+  s.crashed = stats_.crashed;
+  s.timed_out = stats_.timed_out;
+  s.skipped = stats_.skipped;
+  s.no_coverage = failing_without_.size() + passing_without_.size();
+  s.elements = result.spectrum.element_count();
+}
+
+}  // namespace dlfl::collect

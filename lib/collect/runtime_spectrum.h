@@ -1,0 +1,65 @@
+// RuntimeSpectrumBuilder: runtime snapshot slots + a probe map -> a line spectrum. The part
+// of runtime collection shared by collect_with_runtime() (it runs a gtest binary) and
+// collect_from_snapshots() (snapshot files of someone else's run).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dlfl/collect/path_filter.h"
+#include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/runtime_snapshot.h"
+#include "dlfl/instrument/probe_map.h"
+#include "dlfl/spectrum.h"
+
+namespace dlfl::collect {
+
+// One test on its way into the spectrum.
+struct RuntimeTestRecord {
+  TestCase test;
+  std::vector<std::uint32_t> probes;  // reached probe ids, any order, duplicates allowed
+  bool skipped = false;               // counted as skipped, left out of the spectrum
+};
+
+// The record of one slot, with `outside` (what its process reached outside any test;
+// empty when not wanted) added to its probes. An ended slot gets its outcome: passed,
+// skipped, failed (DLFL_RT_FAILED), or failed with "the test's end was never reported"
+// (DLFL_RT_UNKNOWN), and its duration. A slot still running is failing with
+// TestStatus::crashed, no message and no duration: only the caller knows how its process
+// ended.
+RuntimeTestRecord record_of_slot(RuntimeSlot slot, const std::vector<std::uint32_t>& outside);
+
+// Throws dlfl::Error "SNAPSHOT: ..." naming `probe_map` when the snapshot has more probes
+// than the map, or when both ids are known and differ (the code was instrumented in
+// another tree or run).
+void check_snapshot_fits(const RuntimeSnapshot& snapshot, const std::filesystem::path& snapshot_path,
+                         const instrument::ProbeMap& map, const std::filesystem::path& probe_map);
+
+class RuntimeSpectrumBuilder {
+ public:
+  // Elements: one per (file, line) of the map's sites whose file is kept, named relative
+  // to the map's root, absolute, or by `paths` (then absolute_paths is ignored; an empty
+  // source_root stands for the map's root). Throws dlfl::Error when the filter leaves no
+  // file of a map that has sites.
+  RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,
+                         const std::optional<PathFilterOptions>& paths);
+
+  // Tests go into the spectrum in the order they are added; skipped ones are only counted.
+  void add(RuntimeTestRecord record);
+
+  // Moves the spectrum into `result` and sets its stats' tests, failing, crashed,
+  // timed_out, skipped, no_coverage and elements; appends a warning listing the failing
+  // and one listing the passing tests that cover no element. The builder is spent.
+  void finish(RuntimeCollectResult& result);
+
+ private:
+  SpectrumBuilder builder_;
+  std::vector<std::vector<std::uint32_t>> elements_of_probe_;
+  RuntimeCollectStats stats_;
+  std::vector<std::string> failing_without_, passing_without_;
+};
+
+}  // namespace dlfl::collect

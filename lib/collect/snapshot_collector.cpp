@@ -1,0 +1,116 @@
+// collect_from_snapshots(): runtime snapshot files of a run dlfl did not start (pytest,
+// pytest-xdist workers) -> a line spectrum.
+#include "dlfl/collect/snapshot_collector.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <unordered_map>
+
+#include "dlfl/error.h"
+#include "dlfl/instrument/probe_map.h"
+#include "dlfl_rt/dlfl_rt_file.h"
+#include "runtime_spectrum.h"
+
+namespace dlfl::collect {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Whether process `pid` still exists here. A running slot of a live writer is a test in
+// progress, not a crash; pids are reused, so this only words a warning.
+bool process_alive(std::int32_t pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM); }
+
+// The runs of one test name (a rerun, or the same name in two processes) as one test: the
+// union of their coverage, failing when every counted run failed, flaky when some did.
+// Skipped runs count only when all runs were skipped.
+RuntimeTestRecord merge_runs(std::vector<RuntimeTestRecord> runs, std::vector<std::string>& warnings) {
+  if (runs.size() == 1) return std::move(runs.front());
+  RuntimeTestRecord merged;
+  const RuntimeTestRecord* first_failing = nullptr;
+  const RuntimeTestRecord* first_counted = nullptr;
+  std::uint32_t counted = 0, failed = 0;
+  std::uint64_t runtime_ns = 0;
+  for (const auto& run : runs) {
+    if (run.skipped) continue;
+    ++counted;
+    runtime_ns += run.test.runtime_ns;
+    merged.probes.insert(merged.probes.end(), run.probes.begin(), run.probes.end());
+    if (!first_counted) first_counted = &run;
+    if (run.test.failed()) {
+      ++failed;
+      if (!first_failing) first_failing = &run;
+    }
+  }
+  const std::string& name = runs.front().test.name;
+  if (counted == 0) return std::move(runs.front());
+  if (failed == 0)
+    merged.test = TestCase::pass(name);
+  else if (failed == counted)
+    merged.test = TestCase::fail(name, first_failing->test.status);
+  else
+    merged.test = TestCase::flaky(name, failed, counted);
+  if (first_failing) merged.test.message = first_failing->test.message;
+  merged.test.runtime_ns = runtime_ns;
+  warnings.push_back(name + ": ran " + std::to_string(runs.size()) + " times (" + std::to_string(failed) +
+                     " failed" + (counted < runs.size() ? ", " + std::to_string(runs.size() - counted) + " skipped" : "") +
+                     "); recorded once with the coverage of all runs" +
+                     (failed && failed < counted ? ", as flaky" : ""));
+  return merged;
+}
+
+}  // namespace
+
+RuntimeCollectResult collect_from_snapshots(const SnapshotCollectOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  if (o.snapshots.empty()) throw Error("no runtime snapshot file given");
+  const instrument::ProbeMap map = instrument::read_probe_map(o.probe_map);
+  RuntimeSpectrumBuilder spectrum(map, o.absolute_paths, o.paths);
+  RuntimeCollectResult result;
+
+  std::vector<std::string> order;  // test names, first met first
+  std::unordered_map<std::string, std::vector<RuntimeTestRecord>> runs_of;
+  std::vector<fs::path> read;
+  for (const auto& path : o.snapshots) {
+    // A file named twice (`--snapshot run.map*` after `--snapshot run.map`) is one process.
+    const fs::path canonical = fs::weakly_canonical(path);
+    if (std::find(read.begin(), read.end(), canonical) != read.end()) continue;
+    read.push_back(canonical);
+    RuntimeSnapshot snap = read_runtime_snapshot(path);
+    check_snapshot_fits(snap, path, map, o.probe_map);
+    const std::vector<std::uint32_t> none;
+    const auto& outside = o.include_outside_tests ? snap.outside : none;
+    for (auto& slot : snap.tests) {
+      ++result.stats.listed;
+      const bool running = slot.state != DLFL_RT_SLOT_ENDED;
+      RuntimeTestRecord rec = record_of_slot(std::move(slot), outside);
+      if (running) {
+        const std::string pid = std::to_string(snap.pid);
+        rec.test.message = "the process (pid " + pid + ") ended during this test; snapshot " + path.string();
+        result.warnings.push_back(
+            rec.test.name + ": the process (pid " + pid + ") ended during this test; recorded as failing (crashed) " +
+            "with the coverage it reached" +
+            (process_alive(snap.pid) ? " (pid " + pid + " still runs: if the run is not over, convert after it ends)"
+                                     : ""));
+      }
+      auto& runs = runs_of[rec.test.name];
+      if (runs.empty()) order.push_back(rec.test.name);
+      runs.push_back(std::move(rec));
+    }
+  }
+  if (order.empty())
+    throw Error(read.size() == 1 ? o.snapshots.front().string() : std::string(), 0,
+                std::string(read.size() == 1 ? "holds no test" : "none of the snapshots holds a test") +
+                    ": the harness must bracket each test with dlfl_rt_begin_test/dlfl_rt_end_test (for pytest: "
+                    "examples/pytest_conftest/conftest.py next to the tests)");
+
+  for (const auto& name : order) spectrum.add(merge_runs(std::move(runs_of.at(name)), result.warnings));
+  spectrum.finish(result);
+  result.stats.processes = read.size();
+  result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace dlfl::collect
