@@ -15,6 +15,7 @@
 
 #include "cli_runner.h"
 #include "dlfl/io/spectrum_formats.h"
+#include "../support/spectrum_lines.h"
 
 namespace dlfl::testing {
 namespace {
@@ -42,17 +43,6 @@ void write_probe_map(const fs::path& path, const fs::path& root, const std::vect
     text += "site\t" + std::to_string(i) + "\t" + std::to_string(i * files.size() / 16) + "\t" +
             std::to_string(first_line + i) + "\t1\t0\th\n";
   write_text(path, text);
-}
-
-// Covered first lines of each test of a spectrum, by test name.
-std::map<std::string, std::set<std::uint32_t>> lines_by_test(const Spectrum& s) {
-  std::map<std::string, std::set<std::uint32_t>> out;
-  for (std::size_t t = 0; t < s.test_count(); ++t) {
-    auto& lines = out[s.tests()[t].name];
-    for (std::uint32_t e = 0; e < s.element_count(); ++e)
-      if (s.coverage().covers(t, e)) lines.insert(s.element(e).first_line);
-  }
-  return out;
 }
 
 std::map<std::string, TestStatus> status_by_test(const Spectrum& s) {

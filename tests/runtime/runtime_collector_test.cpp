@@ -11,8 +11,11 @@
 #include "dlfl/collect/runtime_collector.h"
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
+#include "../support/spectrum_lines.h"
 
 namespace {
+
+using dlfl::testing::lines_by_test;
 
 namespace fs = std::filesystem;
 using namespace dlfl;
@@ -45,17 +48,6 @@ class RuntimeCollector : public ::testing::Test {
     o.env = {"FIXTURE_LOG=" + (dir_ / "ran.log").string()};
     o.work_dir = dir_;
     return o;
-  }
-
-  // Covered lines of each test, by name.
-  static std::map<std::string, std::set<std::uint32_t>> lines_by_test(const Spectrum& s) {
-    std::map<std::string, std::set<std::uint32_t>> out;
-    for (std::size_t t = 0; t < s.test_count(); ++t) {
-      auto& lines = out[s.tests()[t].name];
-      for (std::uint32_t e = 0; e < s.element_count(); ++e)
-        if (s.coverage().covers(t, e)) lines.insert(s.element(e).first_line);
-    }
-    return out;
   }
 
   fs::path dir_;

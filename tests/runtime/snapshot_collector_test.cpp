@@ -13,8 +13,11 @@
 
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
+#include "../support/spectrum_lines.h"
 
 namespace {
+
+using dlfl::testing::lines_by_test;
 
 namespace fs = std::filesystem;
 using namespace dlfl;
@@ -49,16 +52,6 @@ class SnapshotCollector : public ::testing::Test {
     o.snapshots = std::move(snapshots);
     o.probe_map = dir_ / "probes.map";
     return o;
-  }
-
-  static std::map<std::string, std::set<std::uint32_t>> lines_by_test(const Spectrum& s) {
-    std::map<std::string, std::set<std::uint32_t>> out;
-    for (std::size_t t = 0; t < s.test_count(); ++t) {
-      auto& lines = out[s.tests()[t].name];
-      for (std::uint32_t e = 0; e < s.element_count(); ++e)
-        if (s.coverage().covers(t, e)) lines.insert(s.element(e).first_line);
-    }
-    return out;
   }
 
   fs::path dir_;
