@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "dlfl/io/native_format.h"
 #include "synthetic_spectrum.h"
@@ -32,7 +33,12 @@ int main(int argc, char** argv) {
   shape.density = std::stod(argv[3]);
   const std::filesystem::path dir = argv[4];
   std::filesystem::create_directories(dir);
-  const dlfl::Spectrum s = dlfl::bench::synthetic_spectrum(shape);
+  const dlfl::Spectrum generated = dlfl::bench::synthetic_spectrum(shape);
+  // In the storage form dlfl would pick (bit words above ~1/32 density), as
+  // SpectrumBuilder and the readers do.
+  const dlfl::Spectrum s(generated.strings(),
+                         std::vector<dlfl::ElementRecord>(generated.elements().begin(), generated.elements().end()),
+                         generated.tests(), generated.coverage().compact());
   dlfl::io::write_native(s, dir / "spectrum.dlfl");
   // COO for numpy: one (test, element) pair per covered cell, plus per-test weights.
   std::vector<std::uint32_t> tests, elements;

@@ -3,8 +3,9 @@
 # measured in one run. Usage: benchmarks/run.sh [--size small|target|full]
 #   small   100k elements x 2k tests at 1% (under a minute)
 #   target  1M elements x 10k tests at 1% (the default; issue #7's target spectrum)
-#   full    target, then the growth curve over nnz = 1e6, 1e7, 1e8 and a dense 20% case
-# Spectra are generated once into ${DLFL_BENCH_DIR:-/tmp/dlfl-bench} and reused.
+#   full    target, then growth tables over nnz and a dense 20% case
+# Spectra are generated once into ${DLFL_BENCH_DIR:-/tmp/dlfl-bench} and reused; the
+# build goes to ${DLFL_BENCH_BUILD:-build-bench}.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 size=target
@@ -17,12 +18,16 @@ while [ $# -gt 0 ]; do
 done
 case "$size" in small|target|full) ;; *) echo "unknown size '$size'" >&2; exit 2 ;; esac
 
-build=$root/build-bench
+build=${DLFL_BENCH_BUILD:-$root/build-bench}
 data=${DLFL_BENCH_DIR:-/tmp/dlfl-bench}
 python=/usr/bin/python3
 "$python" -c 'import numpy' 2>/dev/null || { echo "needs Debian's python3-numpy (/usr/bin/python3)" >&2; exit 2; }
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLFL_BUILD_TESTS=OFF >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLFL_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build "$build" -j2 --target make_spectrum rank_ratio >/dev/null
+
+# The machine and how busy it is: the ratios are only comparable with that in mind.
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # spectrum ELEMENTS TESTS DENSITY -> prints the directory (generated when missing)
 spectrum() {
@@ -36,20 +41,26 @@ spectrum() {
 field() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 ratio() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { printf "%.*f", d, a / b }'; }
 
-# measure DIR -> runs dlfl and numpy on one spectrum, prints the three ratio lines
+# measure DIR -> runs dlfl and numpy on one spectrum, prints the ratio lines
 measure() {
   local dir=$1 out
   out=$(mktemp)
-  DLFL_BENCH_BREAKDOWN=1 "$build/benchmarks/rank_ratio" "$dir/spectrum.dlfl" 2 "$dir/dlfl-top.txt" >"$out"
+  "$build/benchmarks/rank_ratio" "$dir/spectrum.dlfl" 2 "$dir/dlfl-top.txt" >"$out"
   "$python" "$root/benchmarks/numpy_reference.py" "$dir" "$dir/numpy-top.txt" >>"$out"
-  cat "$out" | grep -E '^(elements|breakdown_ms)' | sed 's/^/# /'
-  local dlfl numpy read peak raw
+  grep -E '^(elements|breakdown_ms)' "$out" | sed 's/^/# /'
+  local dlfl numpy read peak raw dlfl_cpu read_cpu numpy_cpu
   dlfl=$(field dlfl_seconds "$out"); numpy=$(field numpy_seconds "$out")
   read=$(field memory_read_seconds "$out"); peak=$(field peak_bytes "$out"); raw=$(field raw_bytes "$out")
-  echo "# dlfl ${dlfl}s, numpy ${numpy}s, memory read ${read}s, peak $((${peak%.*} / 1048576)) MiB, raw $((${raw%.*} / 1048576)) MiB"
+  dlfl_cpu=$(field dlfl_cpu_seconds "$out"); read_cpu=$(field memory_read_cpu_seconds "$out")
+  numpy_cpu=$(field numpy_cpu_seconds "$out")
+  echo "# dlfl ${dlfl}s (cpu ${dlfl_cpu}s), numpy ${numpy}s (cpu ${numpy_cpu}s), memory read ${read}s (cpu ${read_cpu}s)," \
+       "peak $(ratio "$peak" 1048576 0) MiB, raw $(ratio "$raw" 1048576 0) MiB, file $(ratio "$(stat -c %s "$dir/spectrum.dlfl")" 1048576 0) MiB"
   echo "speedup vs numpy: $(ratio "$numpy" "$dlfl")x"
   echo "time vs memory read: $(ratio "$dlfl" "$read")x"
-  echo "peak memory vs raw: $(ratio "$peak" "$raw" 2)x"
+  # The same in CPU time (all threads), far less sensitive to other processes' load.
+  echo "cpu time speedup vs numpy: $(ratio "$numpy_cpu" "$dlfl_cpu")x"
+  echo "cpu time vs memory read cpu time: $(ratio "$dlfl_cpu" "$read_cpu")x"
+  echo "peak memory vs raw: $(ratio "$peak" "$raw" 3)x"
   # Same scores at the top (ties may be listed in another order by each tool).
   if ! diff -q <(awk '{ printf "%.5f\n", $2 }' "$dir/dlfl-top.txt") \
                <(awk '{ printf "%.5f\n", $2 }' "$dir/numpy-top.txt") >/dev/null; then
@@ -59,22 +70,34 @@ measure() {
   rm -f "$out"
 }
 
+# growth_row ELEMENTS TESTS DENSITY -> one table row: nnz, seconds, ns per nnz, vs read
+growth_row() {
+  local dir
+  dir=$(spectrum "$1" "$2" "$3")
+  "$build/benchmarks/rank_ratio" "$dir/spectrum.dlfl" 2 "" 5 >"$dir/ratio.txt"
+  awk -v e="$1" '$1 == "elements" { nnz = $6 } $1 == "dlfl_seconds" { s = $2 } $1 == "dlfl_cpu_seconds" { c = $2 }
+       $1 == "memory_read_seconds" { r = $2 }
+       END { printf "  %-9d %-11d %-9.4f %-9.4f %-9.2f %-9.2f %.1fx\n", e, nnz, s, c, s / nnz * 1e9, c / nnz * 1e9, s / r }' \
+    "$dir/ratio.txt"
+}
+
 case "$size" in
   small) measure "$(spectrum 100000 2000 0.01)" ;;
   target|full) measure "$(spectrum 1000000 10000 0.01)" ;;
 esac
 
 if [ "$size" = full ]; then
+  header="# elements  nnz         seconds   cpu s     ns/nnz    cpu ns/nnz vs read"
   echo
-  echo "# growth in nnz (1M elements x 10k tests), dlfl counts + Ochiai + full ranking, 2 threads"
-  echo "# nnz         seconds    ns/nnz"
-  for d in 0.0001 0.001 0.01; do
-    dir=$(spectrum 1000000 10000 $d)
-    "$build/benchmarks/rank_ratio" "$dir/spectrum.dlfl" 2 >"$dir/ratio.txt"
-    awk '$1 == "elements" { nnz = $6 } $1 == "dlfl_seconds" { s = $2 }
-         END { printf "  %-11d %-10.4f %.2f\n", nnz, s, s / nnz * 1e9 }' "$dir/ratio.txt"
-  done
+  echo "# growth with the spectrum (10k tests, 1%: nnz and elements grow together), 2 threads"
+  echo "$header"
+  for e in 10000 100000 1000000; do growth_row $e 10000 0.01; done
+  echo
+  echo "# growth in nnz alone (1M elements, 10k tests; per-element work fixed), 2 threads"
+  echo "$header"
+  for d in 0.0001 0.001 0.01; do growth_row 1000000 10000 $d; done
   echo
   echo "# dense: 100k elements x 10k tests at 20% (bitset storage)"
   measure "$(spectrum 100000 10000 0.2)"
 fi
+echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -16,24 +16,37 @@ enum class TieRule {
   average,  // p + (t − 1) / 2
 };
 
+// 24 bytes: a full ranking is as large as the scores and tie keys together, so its size
+// counts against the memory target (benchmarks/README.md). Positions fit 32 bits as
+// element ids do (rank() refuses 2^32 elements or more).
 struct RankedElement {
   std::uint32_t element = 0;
   double score = 0.0;
-  std::uint64_t best = 0;   // 1-based first position of the element's tie
-  std::uint64_t worst = 0;  // 1-based last position of the element's tie
+  std::uint32_t best = 0;   // 1-based first position of the element's tie
+  std::uint32_t worst = 0;  // 1-based last position of the element's tie
   double average() const noexcept { return (static_cast<double>(best) + static_cast<double>(worst)) / 2.0; }
   double position(TieRule rule) const noexcept {
     return rule == TieRule::best ? static_cast<double>(best)
            : rule == TieRule::worst ? static_cast<double>(worst) : average();
   }
 };
+static_assert(sizeof(RankedElement) == 24);
 
 // Ranks all elements (top = 0) or the `top` first ones. Positions are those of the full
 // ranking even when only the top is returned; the last tie is returned whole, so the
 // result may be longer than `top`. `tie_keys` (Spectrum::tie_break_keys) orders the
-// members of a tie; element ids break remaining ties. Scores must be finite
-// (Formula::score guarantees it). Cost: O(n log n), or O(n + k log k) for a small top.
-std::vector<RankedElement> rank(const Eigen::ArrayXd& scores,
-                                std::span<const std::uint64_t> tie_keys, std::size_t top = 0);
+// members of a tie (elements past its end have key 0); element ids break remaining
+// ties. Scores should not be NaN (Formula::score guarantees it; a NaN gets a position,
+// but which is unspecified); -0.0 is reported as 0.0. Throws dlfl::Error for 2^32
+// elements or more.
+// Cost of a full ranking of n elements: O(n), by a counting sort when the scores take at
+// most ~65k distinct values per thread (the usual case: scores are functions of the
+// (ef, ep) pairs), else by a radix sort of up to 6 passes; tie keys that are not
+// ascending add one or two radix passes. `threads` (0 = all hardware threads when n is
+// large) share all passes; the result does not depend on it. Memory: the result, plus
+// small tables (no per-element buffers: the sorts run inside the result's fields).
+// A small top costs O(n + k log k).
+std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, std::span<const std::uint64_t> tie_keys,
+                                std::size_t top = 0, unsigned threads = 0);
 
 }  // namespace dlfl

@@ -12,7 +12,7 @@ namespace dlfl {
 
 struct ScoringOptions {
   unsigned threads = 0;             // 0 = all hardware threads; blocks are shared out
-  std::size_t block = 1u << 15;     // elements per block of counts
+  std::size_t block = 1u << 13;     // elements per block of counts (~0.3 MB of arrays)
 };
 
 struct Scores {

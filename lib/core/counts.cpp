@@ -6,8 +6,12 @@
 #include <thread>
 #include <vector>
 
+#include "counts_kernel.h"
+
 namespace dlfl {
 namespace {
+
+using detail::WeightCodes;
 
 unsigned thread_count(const CountsOptions& options, std::size_t work) {
   unsigned n = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -15,33 +19,49 @@ unsigned thread_count(const CountsOptions& options, std::size_t work) {
   return n;
 }
 
+// Runs body(begin, end) on the ranges [bounds[i], bounds[i+1]), one thread each.
 template <class Body>
-void parallel_for(unsigned threads, std::size_t first, std::size_t last, Body body) {
-  if (threads <= 1 || last - first < 2) {
-    body(first, last);
+void parallel_ranges(const std::vector<std::size_t>& bounds, Body body) {
+  if (bounds.size() <= 2) {
+    body(bounds.front(), bounds.back());
     return;
   }
   std::vector<std::jthread> pool;
-  const std::size_t chunk = (last - first + threads - 1) / threads;
-  for (unsigned i = 0; i < threads; ++i) {
-    const std::size_t begin = std::min(last, first + i * chunk), end = std::min(last, begin + chunk);
-    pool.emplace_back([=] { body(begin, end); });
-  }
+  for (std::size_t i = 1; i + 1 < bounds.size(); ++i) pool.emplace_back([=] { body(bounds[i], bounds[i + 1]); });
+  body(bounds[0], bounds[1]);
+}
+
+template <class Body>
+void parallel_for(unsigned threads, std::size_t first, std::size_t last, Body body) {
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(last - first, 1, std::max(threads, 1u)));
+  std::vector<std::size_t> bounds(threads + 1);
+  for (unsigned i = 0; i <= threads; ++i) bounds[i] = first + (last - first) * i / threads;
+  parallel_ranges(bounds, body);
 }
 
 // ef = Aᵀw: the product of the (element-major) pattern matrix with the failure weights,
 // one gather-sum per element, reading the test ids once, in order, while w stays in
 // cache; four accumulators hide the add latency. ep = Aᵀ(1 − w) = |tests of e| − ef.
-void sparse_counts(const Spectrum& s, std::size_t first, std::size_t last, unsigned threads,
-                   const std::vector<double>& w, Eigen::ArrayXd& ef, Eigen::ArrayXd& ep) {
+// `Weight` is double (any weights) or std::uint8_t (WeightCodes, summed in `Sum`).
+template <class Weight, class Sum>
+void gather_counts(const Spectrum& s, std::size_t first, std::size_t last, unsigned threads, const Weight* wp,
+                   double scale, Eigen::ArrayXd& ef, Eigen::ArrayXd& ep) {
   const std::uint64_t* offsets = s.coverage().offsets().data();
   const std::uint32_t* ids = s.coverage().test_ids().data();
-  const double* wp = w.data();
-  parallel_for(threads, first, last, [&](std::size_t begin, std::size_t end) {
+  // Shares of equal nnz, not of equal element counts: some elements (setup code) are
+  // covered by every test, most by a few.
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(last - first, 1, std::max(threads, 1u)));
+  std::vector<std::size_t> bounds(threads + 1, last);
+  bounds[0] = first;
+  for (unsigned i = 1; i < threads; ++i) {
+    const std::uint64_t target = offsets[first] + (offsets[last] - offsets[first]) * i / threads;
+    bounds[i] = static_cast<std::size_t>(std::lower_bound(offsets + first, offsets + last, target) - offsets);
+  }
+  parallel_ranges(bounds, [&](std::size_t begin, std::size_t end) {
     for (std::size_t e = begin; e < end; ++e) {
       const std::uint32_t* t = ids + offsets[e];
       const std::size_t len = offsets[e + 1] - offsets[e];
-      double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      Sum a0 = 0, a1 = 0, a2 = 0, a3 = 0;
       std::size_t k = 0;
       for (; k + 4 <= len; k += 4) {
         a0 += wp[t[k]];
@@ -50,49 +70,63 @@ void sparse_counts(const Spectrum& s, std::size_t first, std::size_t last, unsig
         a3 += wp[t[k + 3]];
       }
       for (; k < len; ++k) a0 += wp[t[k]];
-      const double f = (a0 + a1) + (a2 + a3);
+      const double f = static_cast<double>((a0 + a1) + (a2 + a3)) / scale;
       ef[static_cast<Eigen::Index>(e - first)] = f;
       ep[static_cast<Eigen::Index>(e - first)] = static_cast<double>(len) - f;
     }
   });
 }
 
+void sparse_counts(const Spectrum& s, std::size_t first, std::size_t last, unsigned threads,
+                   const std::vector<double>& w, const WeightCodes& codes, Eigen::ArrayXd& ef, Eigen::ArrayXd& ep) {
+  if (codes.scale > 0)
+    gather_counts<std::uint8_t, std::uint32_t>(s, first, last, threads, codes.code.data(), codes.scale, ef, ep);
+  else
+    gather_counts<double, double>(s, first, last, threads, w.data(), 1.0, ef, ep);
+}
+
+// The popcount instruction is not in the x86-64 baseline the library is built for, and
+// std::popcount's portable fallback is ~5x slower: clone the dense rows for CPUs that
+// have it (picked once, at load time).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define DLFL_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define DLFL_POPCNT_CLONES
+#endif
+
+// ef and ep of `count` dense rows of `words` words each, from `bits` on.
+DLFL_POPCNT_CLONES
+void dense_rows(const std::uint64_t* bits, std::size_t words, std::size_t count, const detail::TestMasks& masks,
+                double* ef, double* ep) {
+  const std::uint64_t* fail_mask = masks.failed.data();
+  const std::uint64_t* pass_mask = masks.passed.data();
+  for (std::size_t e = 0; e < count; ++e, bits += words) {
+    std::uint64_t f = 0, p = 0;
+    for (std::size_t k = 0; k < words; ++k) {
+      f += static_cast<std::uint64_t>(std::popcount(bits[k] & fail_mask[k]));
+      p += static_cast<std::uint64_t>(std::popcount(bits[k] & pass_mask[k]));
+    }
+    double ff = static_cast<double>(f), pp = static_cast<double>(p);
+    for (const auto& t : masks.flaky)
+      if (bits[t.word] & t.bit) {
+        ff += t.weight;
+        pp += 1.0 - t.weight;
+      }
+    ef[e] = ff;
+    ep[e] = pp;
+  }
+}
+
 // For 0/1 outcomes ef = popcount(bits & failed mask) and ep = popcount(bits & passed
 // mask); flaky tests (0 < w < 1) are added one by one.
 void dense_counts(const Spectrum& s, std::size_t first, std::size_t last, unsigned threads,
-                  const std::vector<double>& w, Eigen::ArrayXd& ef, Eigen::ArrayXd& ep) {
+                  const detail::TestMasks& masks, Eigen::ArrayXd& ef, Eigen::ArrayXd& ep) {
   const Coverage& cov = s.coverage();
   const std::size_t words = cov.words_per_element();
-  std::vector<std::uint64_t> fail_mask(words, 0), pass_mask(words, 0);
-  struct Flaky {
-    std::size_t word;
-    std::uint64_t bit;
-    double w;
-  };
-  std::vector<Flaky> flaky;
-  for (std::size_t t = 0; t < w.size(); ++t) {
-    const std::uint64_t bit = std::uint64_t{1} << (t % 64);
-    if (w[t] == 1.0) fail_mask[t / 64] |= bit;
-    else if (w[t] == 0.0) pass_mask[t / 64] |= bit;
-    else flaky.push_back({t / 64, bit, w[t]});
-  }
   parallel_for(threads, first, last, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t e = begin; e < end; ++e) {
-      const auto bits = cov.bits(e);
-      std::uint64_t f = 0, p = 0;
-      for (std::size_t k = 0; k < words; ++k) {
-        f += static_cast<std::uint64_t>(std::popcount(bits[k] & fail_mask[k]));
-        p += static_cast<std::uint64_t>(std::popcount(bits[k] & pass_mask[k]));
-      }
-      double ff = static_cast<double>(f), pp = static_cast<double>(p);
-      for (const auto& t : flaky)
-        if (bits[t.word] & t.bit) {
-          ff += t.w;
-          pp += 1.0 - t.w;
-        }
-      ef[static_cast<Eigen::Index>(e - first)] = ff;
-      ep[static_cast<Eigen::Index>(e - first)] = pp;
-    }
+    if (begin == end) return;
+    dense_rows(cov.bits(begin).data(), words, end - begin, masks, ef.data() + (begin - first),
+               ep.data() + (begin - first));
   });
 }
 
@@ -115,21 +149,60 @@ Counts compute_counts(const Spectrum& spectrum, const CountsOptions& options) {
 }
 
 Counts compute_counts(const Spectrum& spectrum, std::size_t first, std::size_t last, const CountsOptions& options) {
-  const Coverage& cov = spectrum.coverage();
-  last = std::min(last, spectrum.element_count());
+  return detail::CountsKernel(spectrum)(first, last, options);
+}
+
+namespace detail {
+
+WeightCodes weight_codes(const std::vector<double>& w) {
+  for (unsigned scale = 1; scale <= 128; scale *= 2) {
+    WeightCodes codes{std::vector<std::uint8_t>(w.size()), static_cast<double>(scale)};
+    bool exact = true;
+    for (std::size_t t = 0; t < w.size() && exact; ++t) {
+      const double scaled = w[t] * scale;  // exact: scale is a power of two
+      exact = scaled == static_cast<double>(static_cast<unsigned>(scaled));
+      codes.code[t] = static_cast<std::uint8_t>(scaled);
+    }
+    // Sums stay below 2^32: at most `tests` codes of at most `scale` each.
+    if (exact && static_cast<double>(w.size()) * scale < 4294967296.0) return codes;
+  }
+  return {};
+}
+
+CountsKernel::CountsKernel(const Spectrum& spectrum)
+    : spectrum_(spectrum), failed_(spectrum.failed_weight()), passed_(spectrum.passed_weight()) {
+  weights_.resize(spectrum.test_count());
+  for (std::size_t t = 0; t < weights_.size(); ++t) weights_[t] = spectrum.tests()[t].failure_weight;
+  if (!spectrum.coverage().is_dense()) {
+    codes_ = weight_codes(weights_);
+    return;
+  }
+  const std::size_t words = spectrum.coverage().words_per_element();
+  masks_.failed.assign(words, 0);
+  masks_.passed.assign(words, 0);
+  for (std::size_t t = 0; t < weights_.size(); ++t) {
+    const std::uint64_t bit = std::uint64_t{1} << (t % 64);
+    if (weights_[t] == 1.0) masks_.failed[t / 64] |= bit;
+    else if (weights_[t] == 0.0) masks_.passed[t / 64] |= bit;
+    else masks_.flaky.push_back({t / 64, bit, weights_[t]});
+  }
+}
+
+Counts CountsKernel::operator()(std::size_t first, std::size_t last, const CountsOptions& options) const {
+  const Coverage& cov = spectrum_.coverage();
+  last = std::min(last, spectrum_.element_count());
   first = std::min(first, last);
-  std::vector<double> w(spectrum.test_count());
-  for (std::size_t t = 0; t < w.size(); ++t) w[t] = spectrum.tests()[t].failure_weight;
   Eigen::ArrayXd ef(static_cast<Eigen::Index>(last - first)), ep(static_cast<Eigen::Index>(last - first));
   const double share = cov.elements() ? static_cast<double>(last - first) / static_cast<double>(cov.elements()) : 0;
   if (cov.is_dense()) {
     const auto work = static_cast<std::size_t>(static_cast<double>(cov.all_bits().size()) * share);
-    dense_counts(spectrum, first, last, thread_count(options, work), w, ef, ep);
+    dense_counts(spectrum_, first, last, thread_count(options, work), masks_, ef, ep);
   } else {
     const auto work = static_cast<std::size_t>(static_cast<double>(cov.nnz()) * share);
-    sparse_counts(spectrum, first, last, thread_count(options, work), w, ef, ep);
+    sparse_counts(spectrum_, first, last, thread_count(options, work), weights_, codes_, ef, ep);
   }
-  return Counts::from(std::move(ef), std::move(ep), spectrum.failed_weight(), spectrum.passed_weight());
+  return Counts::from(std::move(ef), std::move(ep), failed_, passed_);
 }
 
+}  // namespace detail
 }  // namespace dlfl

@@ -2,81 +2,54 @@
 #include "dlfl/ranking.h"
 
 #include <algorithm>
-#include <array>
-#include <bit>
+#include <cmath>
+#include <limits>
 #include <numeric>
+#include <string>
+#include <thread>
+
+#include "dlfl/error.h"
+#include "ranking_paths.h"
 
 namespace dlfl {
 namespace {
 
-// Below this size a comparison sort is as fast and simpler to reason about.
-constexpr std::size_t kRadixThreshold = std::size_t{1} << 15;
-
-// Order-preserving map of a finite double to an unsigned key, *descending*: a larger
-// score gets a smaller key. -0.0 and +0.0 map alike, as they compare equal.
-std::uint64_t descending_key(double score) noexcept {
-  std::uint64_t u = std::bit_cast<std::uint64_t>(score == 0.0 ? 0.0 : score);
-  u = (u >> 63) ? ~u : (u | (std::uint64_t{1} << 63));  // now ascending in the score
-  return ~u;
-}
-
-// Stable LSD radix sort of (key, id) pairs by key, 8 bits a pass; passes whose byte is
-// the same for every key (common: exponents, file ranks) are skipped.
-void radix_sort(std::vector<std::uint64_t>& keys, std::vector<std::uint32_t>& ids) {
-  const std::size_t n = keys.size();
-  std::vector<std::uint64_t> keys_out(n);
-  std::vector<std::uint32_t> ids_out(n);
-  for (int shift = 0; shift < 64; shift += 8) {
-    std::array<std::size_t, 257> count{};
-    for (auto k : keys) ++count[((k >> shift) & 0xFF) + 1];
-    if (std::any_of(count.begin() + 1, count.end(), [n](std::size_t c) { return c == n; })) continue;
-    for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t slot = count[(keys[i] >> shift) & 0xFF]++;
-      keys_out[slot] = keys[i];
-      ids_out[slot] = ids[i];
-    }
-    keys.swap(keys_out);
-    ids.swap(ids_out);
-  }
-}
-
-// The full order (score descending, tie key ascending, id ascending) by two stable radix
-// sorts: first by tie key from id order, then by score.
-std::vector<std::uint32_t> radix_order(const Eigen::ArrayXd& scores, std::span<const std::uint64_t> tie_keys) {
-  const std::size_t n = static_cast<std::size_t>(scores.size());
-  std::vector<std::uint32_t> ids(n);
-  std::iota(ids.begin(), ids.end(), 0u);
-  std::vector<std::uint64_t> keys(n, 0);
-  if (tie_keys.size() >= n) {
-    std::copy(tie_keys.begin(), tie_keys.begin() + static_cast<std::ptrdiff_t>(n), keys.begin());
-    if (!std::is_sorted(keys.begin(), keys.end())) radix_sort(keys, ids);
-  }
-  for (std::size_t i = 0; i < n; ++i) keys[i] = descending_key(scores[static_cast<Eigen::Index>(ids[i])]);
-  radix_sort(keys, ids);
-  return ids;
-}
+// Below this size a comparison sort is as fast and simpler to reason about; above it,
+// the full ranking takes the score-class or radix path (ranking_paths.h).
+constexpr std::size_t kLinearPathThreshold = std::size_t{1} << 15;
+// Threads only pay for themselves above this many elements.
+constexpr std::size_t kParallelThreshold = std::size_t{1} << 18;
 
 }  // namespace
 
 std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, std::span<const std::uint64_t> tie_keys,
-                                std::size_t top) {
+                                std::size_t top, unsigned threads) {
   const std::size_t n = static_cast<std::size_t>(scores.size());
-  auto score = [&](std::uint32_t e) { return scores[static_cast<Eigen::Index>(e)]; };
+  if (n > std::size_t{0xFFFFFFFF}) throw Error("rank: " + std::to_string(n) + " elements, at most 2^32 - 1 can be ranked");
+  if ((top == 0 || top >= n) && n >= kLinearPathThreshold) {
+    if (threads == 0) threads = n >= kParallelThreshold ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+    std::vector<RankedElement> out(n);
+    const detail::Lane order = detail::tie_order(tie_keys, out, threads);
+    if (!detail::rank_by_score_class(scores, order, threads, out)) detail::rank_by_radix(scores, order, threads, out);
+    return out;
+  }
+
+  // The simple path: small inputs and top-k; tests/core/ranking_test.cpp checks the fast
+  // paths against it and against the same definition written out.
+  // A NaN (outside the contract) counts as -inf, so that the comparison stays a strict
+  // weak order: std::sort must never see an inconsistent comparator.
+  auto score = [&](std::uint32_t e) {
+    const double s = scores[static_cast<Eigen::Index>(e)];
+    return std::isnan(s) ? -std::numeric_limits<double>::infinity() : detail::canonical_score(s);
+  };
   auto key = [&](std::uint32_t e) { return e < tie_keys.size() ? tie_keys[e] : 0; };
   auto before = [&](std::uint32_t a, std::uint32_t b) {
     if (score(a) != score(b)) return score(a) > score(b);
     if (key(a) != key(b)) return key(a) < key(b);
     return a < b;
   };
-
-  std::vector<std::uint32_t> order;
-  if ((top == 0 || top >= n) && n >= kRadixThreshold) {
-    order = radix_order(scores, tie_keys);
-  } else {
-    order.resize(n);
-    std::iota(order.begin(), order.end(), 0u);
-  }
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
   if (top > 0 && top < n) {
     // Select the k-th score in O(n), keep everything scoring at least as much (so the
     // tie that straddles position k comes whole), and sort only those.
@@ -86,7 +59,7 @@ std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, std::span<const st
                                [&](std::uint32_t e) { return score(e) < threshold; }),
                 order.end());
   }
-  if (order.size() < kRadixThreshold || (top > 0 && top < n)) std::sort(order.begin(), order.end(), before);
+  std::sort(order.begin(), order.end(), before);
 
   // Every element scoring higher than a kept one is kept, so positions inside `order`
   // are positions in the full ranking.
@@ -95,7 +68,7 @@ std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, std::span<const st
     std::size_t end = start + 1;
     while (end < order.size() && score(order[end]) == score(order[start])) ++end;
     for (std::size_t i = start; i < end; ++i)
-      out[i] = {order[i], score(order[i]), start + 1, end};
+      out[i] = {order[i], score(order[i]), static_cast<std::uint32_t>(start + 1), static_cast<std::uint32_t>(end)};
     start = end;
   }
   return out;

@@ -4,6 +4,9 @@
 #include <Eigen/SparseCore>
 #include <gtest/gtest.h>
 
+#include <random>
+
+#include "counts_kernel.h"
 #include "test_spectra.h"
 
 namespace dlfl {
@@ -115,6 +118,72 @@ TEST(Counts, ARangeOfElementsMatchesTheWhole) {
   EXPECT_TRUE((part.ef == all.ef.segment(100, 150)).all());
   EXPECT_TRUE((part.np == all.np.segment(100, 150)).all());
   EXPECT_EQ(compute_counts(s, 490, 9999).size(), 10);
+}
+
+// Weights that are multiples of 1/2^k are summed as bytes; the result must be the very
+// doubles of the float sum (every such sum is exact), so compare with ==.
+TEST(Counts, ByteWeightKernelGivesTheExactSums) {
+  for (const std::uint32_t runs : {4u, 8u, 128u}) {
+    const Spectrum s = testing::random_spectrum(400, 300, 0.2, 11, true, runs);
+    const Spectrum sparse = with_coverage(s, s.coverage().to_sparse());
+    std::vector<double> w;
+    for (const auto& t : s.tests()) w.push_back(t.failure_weight);
+    ASSERT_GT(detail::weight_codes(w).scale, 0) << runs;
+    const Counts expected = reference_counts(sparse);
+    const Counts got = compute_counts(sparse, {1});
+    EXPECT_TRUE((got.ef == expected.ef).all()) << runs;
+    EXPECT_TRUE((got.ep == expected.ep).all()) << runs;
+  }
+}
+
+TEST(Counts, WeightCodesOnlyForDyadicWeights) {
+  EXPECT_EQ(detail::weight_codes({0.0, 1.0, 1.0}).scale, 1.0);
+  const auto quarters = detail::weight_codes({0.0, 0.25, 0.75, 1.0});
+  EXPECT_EQ(quarters.scale, 4.0);
+  EXPECT_EQ(quarters.code, (std::vector<std::uint8_t>{0, 1, 3, 4}));
+  EXPECT_EQ(detail::weight_codes({1.0 / 128}).scale, 128.0);
+  EXPECT_EQ(detail::weight_codes({1.0 / 256}).scale, 0.0);
+  EXPECT_EQ(detail::weight_codes({1.0 / 3}).scale, 0.0);
+}
+
+// Weights like 1/3 take the double kernel.
+TEST(Counts, NonDyadicWeightsAgreeWithTheReference) {
+  const Spectrum s = testing::random_spectrum(400, 300, 0.2, 12, true, 3);
+  const Spectrum sparse = with_coverage(s, s.coverage().to_sparse());
+  std::vector<double> w;
+  for (const auto& t : s.tests()) w.push_back(t.failure_weight);
+  ASSERT_EQ(detail::weight_codes(w).scale, 0.0);
+  const Counts expected = reference_counts(sparse);
+  for (unsigned threads : {1u, 2u}) {
+    const Counts got = compute_counts(sparse, {threads});
+    EXPECT_LT((got.ef - expected.ef).abs().maxCoeff(), 1e-9);
+    EXPECT_LT((got.np - expected.np).abs().maxCoeff(), 1e-9);
+  }
+}
+
+// Threads share the sparse kernel by nnz: a few elements covered by every test (setup
+// code) and many by almost none must still give every element its own counts.
+TEST(Counts, SkewedCoverageSplitByNnzAgrees) {
+  SpectrumBuilder b;
+  const std::size_t elements = 5000, tests = 400;
+  for (std::size_t i = 0; i < elements; ++i) b.add_element("s.cpp", static_cast<std::uint32_t>(i + 1));
+  std::mt19937 rng(2);
+  for (std::size_t t = 0; t < tests; ++t) {
+    std::vector<std::uint32_t> covered;
+    for (std::uint32_t e = 0; e < 700; ++e) covered.push_back(e);  // ~all of the nnz
+    for (std::uint32_t e = 700; e < elements; ++e)
+      if (rng() % 100 == 0) covered.push_back(e);
+    b.add_test(t % 5 ? TestCase::pass("p" + std::to_string(t)) : TestCase::fail("f" + std::to_string(t)), covered);
+  }
+  const Spectrum built = std::move(b).finish();
+  const Spectrum s = with_coverage(built, built.coverage().to_sparse());
+  ASSERT_GT(s.coverage().nnz(), std::size_t{1} << 18);  // large enough to use threads
+  const Counts expected = reference_counts(s);
+  for (unsigned threads : {1u, 2u, 3u}) {
+    const Counts got = compute_counts(s, {threads});
+    EXPECT_TRUE((got.ef == expected.ef).all()) << threads;
+    EXPECT_TRUE((got.ep == expected.ep).all()) << threads;
+  }
 }
 
 }  // namespace

@@ -25,9 +25,9 @@ inline Spectrum spectrum_with_counts(const std::vector<int>& ef, const std::vect
   return std::move(b).finish();
 }
 
-// A random spectrum (fixed seed) with some flaky tests.
+// A random spectrum (fixed seed) with some flaky tests, failing 1..3 of `runs` runs.
 inline Spectrum random_spectrum(std::size_t elements, std::size_t tests, double density,
-                                unsigned seed, bool flaky = true) {
+                                unsigned seed, bool flaky = true, std::uint32_t runs = 4) {
   std::mt19937 rng(seed);
   std::bernoulli_distribution covers(density), fails(0.2), is_flaky(flaky ? 0.1 : 0.0);
   SpectrumBuilder b;
@@ -38,7 +38,7 @@ inline Spectrum random_spectrum(std::size_t elements, std::size_t tests, double 
     for (std::size_t i = 0; i < elements; ++i)
       if (covers(rng)) covered.push_back(static_cast<std::uint32_t>(i));
     TestCase test = fails(rng) ? TestCase::fail("t" + std::to_string(t)) : TestCase::pass("t" + std::to_string(t));
-    if (is_flaky(rng)) test = TestCase::flaky(test.name, 1 + static_cast<std::uint32_t>(t % 3), 4);
+    if (is_flaky(rng)) test = TestCase::flaky(test.name, 1 + static_cast<std::uint32_t>(t % 3), runs);
     b.add_test(test, covered);
   }
   return std::move(b).finish();
