@@ -138,6 +138,14 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.name);
     });
 
+TEST(LayerNorm, EmptyBatchGivesEmptyOutputAndStatistics) {
+  const tl::LayerNormResult r =
+      tl::layer_norm(Tensor::zeros({0, 4}, DType::Float64), Tensor::ones({4}), Tensor::zeros({4}));
+  EXPECT_EQ(r.output.shape(), (Shape{0, 4}));
+  EXPECT_EQ(r.mean.shape(), (Shape{0}));
+  EXPECT_EQ(r.rstd.shape(), (Shape{0}));
+}
+
 TEST(LayerNormErrors, AffineShapeMustMatchLastDim) {
   EXPECT_THROW(tl::layer_norm(Tensor::zeros({2, 3}), Tensor::ones({2}), Tensor()), tl::ShapeError);
   EXPECT_THROW(tl::layer_norm(Tensor::zeros({2, 3}), Tensor(), Tensor::ones({3, 1})),

@@ -127,6 +127,22 @@ TEST(CrossEntropyErrors, EmptyBatchThrows) {
   EXPECT_THROW(tl::cross_entropy(Tensor::zeros({0, 3}), ids({}, {0})), tl::ArgumentError);
 }
 
+TEST(CrossEntropyBackwardErrors, LossGradientMustBeAScalar) {
+  EXPECT_THROW(tl::cross_entropy_backward(Tensor::ones({2}, DType::Float64), Tensor::zeros({2, 3}),
+                                          ids({0, 1}, {2})),
+               tl::ShapeError);
+}
+
+TEST(CrossEntropyBackwardErrors, TargetsAreCheckedLikeTheForward) {
+  const Tensor one = Tensor::scalar(1.0, DType::Float64);
+  EXPECT_THROW(tl::cross_entropy_backward(one, Tensor::zeros({2, 3}), ids({0, 3}, {2})),
+               tl::ArgumentError);
+  EXPECT_THROW(tl::cross_entropy_backward(one, Tensor::zeros({2, 3}), ids({0, 1, 2}, {3})),
+               tl::ShapeError);
+  EXPECT_THROW(tl::cross_entropy_backward(one, Tensor::zeros({2, 3}), Tensor::zeros({2})),
+               tl::DTypeError);
+}
+
 TEST(MseLoss, HandComputed) {
   const Tensor p = Tensor::from_vector({1, 2, 3}, {3}, DType::Float64);
   const Tensor t = Tensor::from_vector({1, 0, 5}, {3}, DType::Float64);

@@ -159,4 +159,14 @@ TEST(AdamErrors, InvalidOptionsThrow) {
   EXPECT_THROW(Adam({vec({1})}, AdamOptions{.eps = -1}), tl::ArgumentError);
 }
 
+TEST(AdamErrors, GradientsMustMatchParameters) {
+  Tensor w = vec({1, 2});
+  Adam opt({w}, AdamOptions{});
+  EXPECT_THROW(opt.step({}), tl::ArgumentError);
+  EXPECT_THROW(opt.step({vec({1, 2, 3})}), tl::ShapeError);
+  // A rejected step changes nothing: no parameter update, no step counted.
+  EXPECT_EQ(w.to_vector(), (std::vector<double>{1, 2}));
+  EXPECT_EQ(opt.step_count(), 0);
+}
+
 }  // namespace

@@ -120,6 +120,13 @@ TEST(Softmax, IntegerInputBecomesFloat32) {
   EXPECT_TRUE(tensor_close(y, {2}, {0.5, 0.5}));
 }
 
+TEST(Softmax, EmptyBatchGivesEmptyOutput) {
+  const Tensor y = tl::softmax(Tensor::zeros({0, 3}, DType::Float64));
+  EXPECT_EQ(y.shape(), (Shape{0, 3}));
+  EXPECT_EQ(y.dtype(), DType::Float64);
+  EXPECT_EQ(tl::log_softmax(Tensor::zeros({0, 3}, DType::Float64), 1).shape(), (Shape{0, 3}));
+}
+
 TEST(LogSoftmax, EqualsLogOfSoftmaxForModerateLogits) {
   const Tensor x = random_tensor({3, 4}, 67, DType::Float64, -4, 4);
   EXPECT_TRUE(tensor_close(tl::log_softmax(x), tl::log(tl::softmax(x)), 1e-12, 1e-10));
