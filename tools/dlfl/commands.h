@@ -15,5 +15,6 @@ void add_config_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_bugset_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 
 }  // namespace dlfl::cli

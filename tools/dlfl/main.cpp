@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   dlfl::cli::add_eval_command(app);
   dlfl::cli::add_compare_command(app);
   dlfl::cli::add_bugset_command(app);
+  dlfl::cli::add_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

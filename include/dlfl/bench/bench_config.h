@@ -1,0 +1,43 @@
+// BenchConfig: what one `dlfl bench` run measures (subjects, mutants per subject,
+// formulas, parallelism), read from a benchmark file such as benchmarks/default-bench.json.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlfl::bench {
+
+struct SubjectRun {
+  std::filesystem::path subject_file;  // absolute
+  // Mutants seeded (before discarding): a stratified sample over the operators
+  // (mutate/sampling.h), so every operator, hence every bug type the subject allows, is
+  // represented. 0 = every mutant.
+  std::size_t max = 0;
+  std::uint64_t seed = 1;
+};
+
+// The benchmark file:
+//   {
+//     "subjects": [{"subject": "../examples/tensorlite/dlfl-subject.json", "max": 120, "seed": 1}, ...],
+//     "formulas": ["ochiai", "dstar2", "tarantula", "barinel"],
+//     "top_n": [1, 3, 5, 10],
+//     "jobs": 2
+//   }
+// Subject paths are relative to the benchmark file. Only "subjects" is required.
+struct BenchConfig {
+  std::vector<SubjectRun> subjects;
+  std::vector<std::string> formulas{"ochiai", "dstar2", "tarantula", "barinel"};
+  std::vector<std::uint64_t> top_n{1, 3, 5, 10};
+  unsigned jobs = 1;  // faults built and run at once, each in its own work tree
+};
+
+// Throws dlfl::Error "FILE: what" for malformed JSON, unknown or mistyped fields, no
+// subject, an empty formula list, a top N of 0 or jobs of 0.
+BenchConfig parse_bench_config(std::string_view text, const std::filesystem::path& file);
+BenchConfig read_bench_config(const std::filesystem::path& file);
+
+}  // namespace dlfl::bench

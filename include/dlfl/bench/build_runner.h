@@ -1,0 +1,29 @@
+// Running a subject's configure and build commands (shell command lines with a time
+// limit, cancellable, output kept for the report when they fail).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dlfl::bench {
+
+struct CommandOutcome {
+  bool ok = false;         // exited with status 0
+  bool timed_out = false;  // killed after the time limit
+  bool cancelled = false;  // killed because *cancel became true
+  std::string how;         // "exit status 1", "timed out after 600 s", ...
+  std::string output;      // the last 16 KiB of stdout + stderr
+  double seconds = 0;
+};
+
+// Runs `/bin/sh -c command` in `cwd` with `env` ("NAME=VALUE") added, in its own process
+// group (a timeout kills the compiler processes too). Throws dlfl::Error only when the
+// shell cannot be started.
+CommandOutcome run_command(const std::string& command, const std::filesystem::path& cwd,
+                           const std::vector<std::string>& env, std::chrono::seconds timeout,
+                           const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace dlfl::bench

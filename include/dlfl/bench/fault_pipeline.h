@@ -1,0 +1,67 @@
+// One fault through the pipeline: seed it into a work tree, build incrementally, run the
+// tests with per-test coverage, keep it only when a test that passes on the original now
+// fails, rank the lines with every formula, evaluate against the mutated lines, restore.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dlfl/bench/build_runner.h"
+#include "dlfl/bench/fault_record.h"
+#include "dlfl/bench/subject.h"
+#include "dlfl/bench/work_tree.h"
+#include "dlfl/formula.h"
+#include "dlfl/mutate/mutant.h"
+#include "dlfl/spectrum.h"
+
+namespace dlfl::bench {
+
+// What every fault of one subject shares. Owned by the caller; read-only during a run.
+struct FaultContext {
+  const Subject* subject = nullptr;
+  std::filesystem::path pristine;   // the unmutated tree the work trees copy (its files are read)
+  std::filesystem::path probe_map;  // runtime backend: the tree's dlfl-probes.map
+  // Values of {cflags}, {ldflags}, {launcher} (subject.h); {source}, {build} and {jobs}
+  // are set per command.
+  std::map<std::string, std::string> vars;
+  std::vector<std::string> build_env;  // "NAME=VALUE" for configure and build commands
+  std::vector<Formula> formulas;
+  std::vector<std::uint64_t> top_n{1, 3, 5, 10};
+  std::set<std::string> baseline_failing;  // tests failing on the unmutated subject
+  // GoogleTest filter of the runs: the subject's, minus the tests failing unmutated (a
+  // test that fails for every fault would count as a failure in every spectrum).
+  std::string test_filter;
+  const std::atomic<bool>* interrupt = nullptr;
+};
+
+// The spectrum of one build of a work tree and which tests failed.
+struct TreeSpectrum {
+  Spectrum spectrum;
+  std::set<std::string> failing;
+};
+
+// Runs the tree's test binary with the subject's backend. `cancel` stops it (then
+// dlfl::Error is thrown). Throws dlfl::Error when the binary cannot be run or read.
+TreeSpectrum collect_tree(const FaultContext& context, const WorkTree& tree, const std::atomic<bool>* cancel);
+
+// Runs `command` (a subject template) for the tree; {jobs} = `jobs`.
+CommandOutcome run_tree_command(const FaultContext& context, const WorkTree& tree, const std::string& command,
+                                unsigned jobs, const std::atomic<bool>* cancel);
+
+// The whole pipeline for one mutant in one work tree (whose files must be pristine; they
+// are again on return). Discards are records with kept = false and a reason: "not
+// placeable" (the edit cannot be located in the instrumented copy), "build fails",
+// "build timeout", "no test fails", "every test fails", "test timeout" (the tests ran
+// longer than the subject's fault timeout), "tests fail to run" (the collector gave up).
+// Throws dlfl::Error on an interrupt and on errors that are not the fault's doing
+// (unwritable tree, unreadable probe map). `log` receives a line with the details of a
+// discard that has some (the compiler's error, the timeout); it may be empty.
+FaultRecord run_fault(const FaultContext& context, const WorkTree& tree, const mutate::Mutant& mutant,
+                      const std::function<void(const std::string&)>& log);
+
+}  // namespace dlfl::bench

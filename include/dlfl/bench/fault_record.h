@@ -1,0 +1,51 @@
+// FaultRecord: what `dlfl bench` learned about one seeded fault: kept (with one result per
+// formula) or discarded (with the reason). The unit of the results store and of the
+// per-bug CSV.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dlfl::bench {
+
+// One formula's ranking of the fault's spectrum, evaluated at line level against the
+// mutated lines. Order-dependent numbers use the average tie rule (the expectation over
+// the orders of a tie, metrics.h); first_rank_best/worst give the other two readings.
+struct FormulaResult {
+  std::string formula;
+  bool found = false;             // the faulty line is a ranked element
+  double first_rank = 0;          // expected position of the first faulty line; 0 = not found
+  double first_rank_best = 0, first_rank_worst = 0;
+  double exam = 1;                // first_rank / elements; 1 when not found
+  double rr = 0, ap = 0;          // reciprocal rank, average precision (0 when not found)
+  std::vector<double> top;        // probability of a hit within each top_n, as requested
+};
+
+struct FaultRecord {
+  std::string subject;   // subject name
+  std::string fault;     // mutant id, unique within the subject
+  std::string kind;      // the subject's kind: "dl" or "traditional"
+  std::string group;     // "dl" for a DL bug type, else "traditional" (mutant.h is_dl)
+  std::string bug_type;  // tensor, training, model, api, gpu, numerics, traditional
+  std::string op;        // mutation operator
+  std::string file;      // mutated file, relative to the subject root
+  std::uint32_t line = 0, end_line = 0;
+  std::string function;
+  // Lines evaluated as faulty: the mutated lines that are elements of the spectrum, or
+  // the nearest element line above the edit in the same function (the line of the
+  // statement the edit continues), when no mutated line is one.
+  std::vector<std::uint32_t> faulty_lines;
+
+  bool kept = false;
+  std::string reason;  // why discarded: "build fails", "no test fails", ...
+  std::size_t tests = 0, failing = 0, elements = 0;
+  double seconds = 0;  // wall time of this fault (apply, build, run, rank)
+  std::vector<FormulaResult> results;  // when kept, one per formula in the run's order
+
+  // "subject#fault": the bug id of the per-bug table and the key of the store.
+  std::string key() const { return subject + "#" + fault; }
+};
+
+}  // namespace dlfl::bench

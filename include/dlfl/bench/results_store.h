@@ -1,0 +1,52 @@
+// ResultsStore: the append-only record of finished faults that makes `dlfl bench`
+// resumable. One JSON object per line (results.jsonl); each line is written with one
+// write() and fsync'd before the fault counts as done, so a killed run loses at most the
+// faults that were running, and a restarted run skips every fault already recorded.
+#pragma once
+
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dlfl/bench/fault_record.h"
+
+namespace dlfl::bench {
+
+inline constexpr std::string_view kResultsFileName = "results.jsonl";
+
+// The record as one line of JSON (no newline) and back. parse_record throws dlfl::Error
+// "SOURCE:LINE: what" for a malformed line or a missing field.
+std::string record_to_json(const FaultRecord& record);
+FaultRecord parse_record(std::string_view line, const std::string& source, std::size_t line_number);
+
+class ResultsStore {
+ public:
+  // Opens (creating) the store. Existing records are read; a last line without its
+  // newline (the run was killed while writing it) is cut off. Throws dlfl::Error for an
+  // unreadable or unwritable file or a malformed complete line.
+  explicit ResultsStore(std::filesystem::path path);
+  ~ResultsStore();
+  ResultsStore(const ResultsStore&) = delete;
+  ResultsStore& operator=(const ResultsStore&) = delete;
+
+  // Records read at opening plus those appended since, in file order. Not synchronized
+  // with append(): read it when no worker runs.
+  const std::vector<FaultRecord>& records() const noexcept { return records_; }
+  bool contains(const std::string& key) const;
+  // Appends and fsyncs; thread-safe. Throws dlfl::Error when the write fails. A record
+  // whose key is already stored is ignored (a fault is never counted twice).
+  void append(const FaultRecord& record);
+  const std::filesystem::path& path() const noexcept { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  int fd_ = -1;
+  mutable std::mutex mutex_;
+  std::vector<FaultRecord> records_;
+  std::set<std::string, std::less<>> keys_;
+};
+
+}  // namespace dlfl::bench

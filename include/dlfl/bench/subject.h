@@ -1,0 +1,74 @@
+// Subject: one program `dlfl bench` seeds faults into, described by a small JSON file
+// (how to configure and build it, its GoogleTest binary, which files may be mutated).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlfl::bench {
+
+// How per-test coverage is collected for each fault.
+enum class Backend {
+  runtime,  // `dlfl instrument` tree + libdlfl_rt: one run of the test binary (fast)
+  gcov,     // --coverage build, one process per test (slow; no Clang needed to collect)
+  llvm,     // -fprofile-instr-generate -fcoverage-mapping build (clang), one process per test
+};
+
+// "runtime", "gcov", "llvm".
+std::string_view to_string(Backend backend);
+
+// The subject file, e.g. examples/tensorlite/dlfl-subject.json:
+//   {
+//     "name": "tensorlite",                 // [A-Za-z0-9_.-]+, names outputs and bug ids
+//     "kind": "dl",                         // "dl" or "traditional": the kind of program
+//     "root": ".",                          // source root, relative to this file
+//     "configure": "cmake -S {source} -B {build} ... -DCMAKE_CXX_FLAGS='-O0 {cflags}' ...",
+//     "build": "cmake --build {build} --target tensorlite_tests -j {jobs}",
+//     "test_binary": "tensorlite_tests",    // GoogleTest binary, relative to {build}
+//     "test_filter": "",                    // GoogleTest filter; "" = every test
+//     "mutate": {"files": ["src/*.cpp"], "exclude": [], "operators": []},
+//     "instrument_exclude": ["tests/"],     // path parts the instrumenter leaves alone
+//     "backend": "runtime",
+//     "timeouts": {"build": 600, "test": 10, "fault": 120}   // seconds
+//   }
+// Placeholders in the commands: {source} (the tree being built: the instrumented copy
+// for the runtime backend), {build} (its build directory), {cflags} and {ldflags} (the
+// backend's compile and link flags), {launcher} (-DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+// when ccache is on PATH, else empty), {jobs} (parallel compile jobs). "{{" is a '{'.
+// Only name, configure, build and test_binary are required.
+struct Subject {
+  std::filesystem::path file;  // the subject file itself (absolute)
+  std::string name;
+  std::string kind = "dl";
+  std::filesystem::path root;  // absolute
+  std::string configure;
+  std::string build;
+  std::string test_binary;
+  std::string test_filter;
+  std::vector<std::string> mutate_files{"src/**"};
+  std::vector<std::string> mutate_exclude;
+  std::vector<std::string> operators;  // operator names or bug types; empty = all
+  std::vector<std::string> instrument_exclude{"tests/"};
+  Backend backend = Backend::runtime;
+  std::chrono::seconds build_timeout{600};
+  std::chrono::seconds test_timeout{10};    // one test
+  std::chrono::seconds fault_timeout{120};  // all tests of one fault
+};
+
+// Parses a subject file's text; `file` (absolute) resolves `root` and names errors.
+// Throws dlfl::Error "FILE: what" for malformed JSON, a missing or mistyped field, an
+// unknown field, kind or backend, a bad name, a placeholder the commands do not know,
+// or a non-positive timeout.
+Subject parse_subject(std::string_view text, const std::filesystem::path& file);
+// Reads and parses the file (made absolute); throws dlfl::Error naming it when unreadable.
+Subject read_subject(const std::filesystem::path& file);
+
+// The command with every {name} replaced by vars[name]. Throws dlfl::Error for an
+// unknown placeholder or an unclosed '{'.
+std::string expand_command(std::string_view command, const std::map<std::string, std::string>& vars);
+
+}  // namespace dlfl::bench

@@ -1,0 +1,80 @@
+// Reading benchmark files (include/dlfl/bench/bench_config.h).
+#include "dlfl/bench/bench_config.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "dlfl/error.h"
+
+namespace dlfl::bench {
+namespace {
+
+using nlohmann::json;
+
+void only(const json& object, const std::set<std::string>& keys, const std::string& file, const std::string& where) {
+  for (const auto& [key, value] : object.items())
+    if (!keys.contains(key)) throw Error(file, 0, "unknown field \"" + key + "\"" + where);
+}
+
+std::uint64_t positive(const json& value, const std::string& file, const std::string& what, bool zero_ok) {
+  if (!value.is_number_unsigned() || (!zero_ok && value.get<std::uint64_t>() == 0))
+    throw Error(file, 0, what + " must be a " + (zero_ok ? "non-negative" : "positive") + " integer");
+  return value.get<std::uint64_t>();
+}
+
+}  // namespace
+
+BenchConfig parse_bench_config(std::string_view text, const std::filesystem::path& file) {
+  const std::string name = file.string();
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(name, 0, std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object()) throw Error(name, 0, "a benchmark file holds one JSON object");
+  only(doc, {"subjects", "formulas", "top_n", "jobs", "description"}, name, "");
+  BenchConfig config;
+  const auto subjects = doc.find("subjects");
+  if (subjects == doc.end() || !subjects->is_array() || subjects->empty())
+    throw Error(name, 0, "\"subjects\" must be a non-empty array");
+  for (const auto& item : *subjects) {
+    if (!item.is_object() || !item.contains("subject") || !item["subject"].is_string())
+      throw Error(name, 0, "each subject is an object with a \"subject\" path");
+    only(item, {"subject", "max", "seed"}, name, " in a subject");
+    SubjectRun run;
+    run.subject_file = (file.parent_path() / item["subject"].get<std::string>()).lexically_normal();
+    if (item.contains("max")) run.max = positive(item["max"], name, "\"max\"", true);
+    if (item.contains("seed")) run.seed = positive(item["seed"], name, "\"seed\"", true);
+    config.subjects.push_back(run);
+  }
+  if (const auto it = doc.find("formulas"); it != doc.end()) {
+    if (!it->is_array() || it->empty()) throw Error(name, 0, "\"formulas\" must be a non-empty array of names");
+    config.formulas.clear();
+    for (const auto& f : *it) {
+      if (!f.is_string()) throw Error(name, 0, "\"formulas\" must be a non-empty array of names");
+      config.formulas.push_back(f.get<std::string>());
+    }
+  }
+  if (const auto it = doc.find("top_n"); it != doc.end()) {
+    if (!it->is_array() || it->empty()) throw Error(name, 0, "\"top_n\" must be a non-empty array");
+    config.top_n.clear();
+    for (const auto& n : *it) config.top_n.push_back(positive(n, name, "each top N", false));
+  }
+  if (const auto it = doc.find("jobs"); it != doc.end())
+    config.jobs = static_cast<unsigned>(positive(*it, name, "\"jobs\"", false));
+  return config;
+}
+
+BenchConfig read_bench_config(const std::filesystem::path& file) {
+  const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
+  std::ifstream in(absolute, std::ios::binary);
+  if (!in) throw Error(file.string(), 0, "cannot read the benchmark file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_bench_config(text.str(), absolute);
+}
+
+}  // namespace dlfl::bench

@@ -1,0 +1,170 @@
+// The benchmark driver (include/dlfl/bench/bench_runner.h).
+#include "dlfl/bench/bench_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "dlfl/bench/bench_summary.h"
+#include "dlfl/bench/bug_table.h"
+#include "dlfl/bench/results_store.h"
+#include "dlfl/bench/subject_setup.h"
+#include "dlfl/error.h"
+#include "dlfl/io/atomic_file.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What makes stored results comparable: resuming with anything else would mix two
+// benchmarks in one table.
+nlohmann::json fingerprint(const BenchConfig& config) {
+  nlohmann::json subjects = nlohmann::json::array();
+  for (const auto& s : config.subjects)
+    subjects.push_back({{"subject", fs::absolute(s.subject_file).lexically_normal().string()},
+                        {"max", s.max},
+                        {"seed", s.seed}});
+  return {{"subjects", subjects}, {"formulas", config.formulas}, {"top_n", config.top_n}};
+}
+
+void check_configuration(const fs::path& file, const BenchConfig& config) {
+  const nlohmann::json wanted = fingerprint(config);
+  if (!fs::exists(file)) {
+    write_text(file, wanted.dump(2) + "\n");
+    return;
+  }
+  nlohmann::json stored;
+  try {
+    stored = nlohmann::json::parse(read_text(file));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(file.string(), 0, std::string("not valid JSON: ") + e.what());
+  }
+  if (stored != wanted)
+    throw Error(file.string(), 0,
+                "the output directory holds results of another benchmark configuration (subjects, max, seed, "
+                "formulas or top N differ); choose another output directory or remove this one");
+}
+
+template <class Emit>
+void write_atomically(const fs::path& path, Emit emit) {
+  io::AtomicFile out(path);
+  emit(out.stream());
+  out.commit();
+}
+
+void write_outputs(const fs::path& out_dir, std::vector<FaultRecord> records, const BenchConfig& config,
+                   double seconds) {
+  std::sort(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
+  write_atomically(out_dir / std::string(kBugTableFileName),
+                   [&](std::ostream& out) { write_bug_table(out, records, config.top_n); });
+  write_atomically(out_dir / std::string(kDiscardedFileName),
+                   [&](std::ostream& out) { write_discarded_table(out, records); });
+  write_atomically(out_dir / std::string(kSummaryFileName), [&](std::ostream& out) {
+    write_summary(out, records, {.top_n = config.top_n, .wall_seconds = seconds});
+  });
+}
+
+}  // namespace
+
+BenchResult run_bench(const BenchOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  auto interrupted = [&] { return o.interrupt && o.interrupt->load(); };
+  auto log = [&](std::string_view line) {
+    if (o.progress) o.progress->note(line);
+    else if (o.log) o.log(line);
+  };
+  fs::create_directories(o.out_dir);
+  const fs::path work = o.work_dir.empty() ? o.out_dir / "work" : o.work_dir;
+  check_configuration(o.out_dir / std::string(kConfigFileName), o.config);
+  ResultsStore store(o.out_dir / std::string(kResultsFileName));
+
+  BenchResult result;
+  result.resumed = store.records().size();
+  const unsigned jobs = std::max(1u, o.config.jobs);
+
+  std::vector<PreparedSubject> subjects;
+  try {
+    for (const auto& run : o.config.subjects) {
+      SetupOptions setup;
+      setup.work_dir = work;
+      setup.max = run.max;
+      setup.seed = run.seed;
+      setup.workers = jobs;
+      setup.build_jobs = jobs;
+      setup.formulas = o.config.formulas;
+      setup.top_n = o.config.top_n;
+      setup.runtime_cflags = o.runtime_cflags;
+      setup.runtime_ldflags = o.runtime_ldflags;
+      setup.interrupt = o.interrupt;
+      setup.log = log;
+      subjects.push_back(prepare_subject(run.subject_file, setup));
+    }
+  } catch (const Error&) {
+    if (!interrupted()) throw;
+    result.interrupted = true;
+  }
+
+  struct Item {
+    std::size_t subject;
+    const mutate::Mutant* mutant;
+  };
+  std::vector<Item> items;
+  for (std::size_t s = 0; s < subjects.size(); ++s)
+    for (const auto& m : subjects[s].mutants)
+      if (!store.contains(subjects[s].subject->name + "#" + m.id)) items.push_back({s, &m});
+  // Faults of one file one after another: a worker's next fault then often recompiles
+  // the unit it just restored (a ccache hit) rather than a second one.
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return std::tie(a.subject, a.mutant->file) < std::tie(b.subject, b.mutant->file);
+  });
+  const std::size_t planned = o.limit ? std::min(o.limit, items.size()) : items.size();
+
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  if (!result.interrupted) {
+    if (o.progress) o.progress->start(planned);
+    std::vector<std::thread> workers;
+    for (unsigned k = 0; k < jobs; ++k) {
+      workers.emplace_back([&, k] {
+        while (!stop && !interrupted()) {
+          const std::size_t i = next++;
+          if (i >= planned) return;
+          const PreparedSubject& p = subjects[items[i].subject];
+          try {
+            const FaultRecord record =
+                run_fault(p.context, p.trees[k], *items[i].mutant, [&](const std::string& line) { log(line); });
+            store.append(record);
+            if (o.progress) o.progress->fault_done(record.kept, record.key() + (record.kept ? ": kept" : ": " + record.reason));
+          } catch (...) {
+            if (interrupted()) return;
+            const std::lock_guard lock(error_mutex);
+            if (!error) error = std::current_exception();
+            stop = true;
+            return;
+          }
+        }
+      });
+    }
+    for (auto& w : workers) w.join();
+    if (o.progress) o.progress->finish();
+  }
+
+  result.interrupted = result.interrupted || interrupted();
+  result.records = store.records();
+  result.pending = 0;
+  for (const auto& p : subjects) result.pending += p.mutants.size();
+  result.pending -= std::min(result.pending, result.records.size());
+  result.seconds = elapsed();
+  write_outputs(o.out_dir, result.records, o.config, result.seconds);
+  if (error) std::rethrow_exception(error);
+  return result;
+}
+
+}  // namespace dlfl::bench

@@ -1,0 +1,50 @@
+// Writing the per-bug CSV (include/dlfl/bench/bug_table.h).
+#include "dlfl/bench/bug_table.h"
+
+#include <fmt/format.h>
+
+namespace dlfl::bench {
+namespace {
+
+std::string cell(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  return out + '"';
+}
+
+// Shortest text that reads back as the same double.
+std::string number(double value) { return fmt::format("{}", value); }
+
+}  // namespace
+
+void write_bug_table(std::ostream& out, std::span<const FaultRecord> records, const std::vector<std::uint64_t>& top_n) {
+  out << "project,bug,technique,group,kind,bug_type,operator,file,line,function,n_faulty,first_rank,"
+         "first_rank_best,first_rank_worst,rr,ap,exam";
+  for (const auto n : top_n) out << ",top" << n;
+  out << ",elements,tests,failing\n";
+  for (const auto& r : records) {
+    if (!r.kept) continue;
+    for (const auto& f : r.results) {
+      out << cell(r.subject) << ',' << cell(r.key()) << ',' << cell(f.formula) << ',' << r.group << ',' << r.kind << ','
+          << r.bug_type << ',' << cell(r.op) << ',' << cell(r.file) << ',' << r.line << ',' << cell(r.function) << ','
+          << r.faulty_lines.size() << ',' << number(f.first_rank) << ',' << number(f.first_rank_best) << ','
+          << number(f.first_rank_worst) << ',' << number(f.rr) << ',' << number(f.ap) << ',' << number(f.exam);
+      for (std::size_t i = 0; i < top_n.size(); ++i) out << ',' << number(i < f.top.size() ? f.top[i] : 0.0);
+      out << ',' << r.elements << ',' << r.tests << ',' << r.failing << '\n';
+    }
+  }
+}
+
+void write_discarded_table(std::ostream& out, std::span<const FaultRecord> records) {
+  out << "project,bug,bug_type,operator,file,line,reason\n";
+  for (const auto& r : records)
+    if (!r.kept)
+      out << cell(r.subject) << ',' << cell(r.key()) << ',' << r.bug_type << ',' << cell(r.op) << ',' << cell(r.file)
+          << ',' << r.line << ',' << cell(r.reason) << '\n';
+}
+
+}  // namespace dlfl::bench

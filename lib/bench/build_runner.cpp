@@ -1,0 +1,30 @@
+// Shell commands of a subject (include/dlfl/bench/build_runner.h), on top of the
+// collector's process runner.
+#include "dlfl/bench/build_runner.h"
+
+#include "dlfl/collect/process.h"
+
+namespace dlfl::bench {
+
+CommandOutcome run_command(const std::string& command, const std::filesystem::path& cwd,
+                           const std::vector<std::string>& env, std::chrono::seconds timeout,
+                           const std::atomic<bool>* cancel) {
+  collect::ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", command};
+  spec.cwd = cwd;
+  spec.env_set = env;
+  spec.timeout = timeout;
+  spec.merge_stderr = true;
+  spec.stdout_limit = 16 * 1024;
+  const collect::ProcessResult r = collect::run_process(spec, cancel);
+  CommandOutcome out;
+  out.ok = r.ok();
+  out.timed_out = r.end == collect::ProcessEnd::timed_out;
+  out.cancelled = r.end == collect::ProcessEnd::cancelled;
+  out.how = collect::describe_end(r, timeout);
+  out.output = r.out;
+  out.seconds = std::chrono::duration<double>(r.wall).count();
+  return out;
+}
+
+}  // namespace dlfl::bench

@@ -1,0 +1,145 @@
+// The resumable results store (include/dlfl/bench/results_store.h).
+#include "dlfl/bench/results_store.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "dlfl/error.h"
+
+namespace dlfl::bench {
+namespace {
+
+using nlohmann::json;
+
+std::string errno_text() { return std::strerror(errno); }
+
+}  // namespace
+
+std::string record_to_json(const FaultRecord& r) {
+  json j{{"subject", r.subject},   {"fault", r.fault},       {"kind", r.kind},         {"group", r.group},
+         {"bug_type", r.bug_type}, {"operator", r.op},       {"file", r.file},         {"line", r.line},
+         {"end_line", r.end_line}, {"function", r.function}, {"faulty_lines", r.faulty_lines},
+         {"kept", r.kept},         {"reason", r.reason},     {"tests", r.tests},       {"failing", r.failing},
+         {"elements", r.elements}, {"seconds", r.seconds}};
+  json results = json::array();
+  for (const auto& f : r.results)
+    results.push_back({{"formula", f.formula},
+                       {"found", f.found},
+                       {"first_rank", f.first_rank},
+                       {"first_rank_best", f.first_rank_best},
+                       {"first_rank_worst", f.first_rank_worst},
+                       {"exam", f.exam},
+                       {"rr", f.rr},
+                       {"ap", f.ap},
+                       {"top", f.top}});
+  j["results"] = std::move(results);
+  return j.dump();
+}
+
+FaultRecord parse_record(std::string_view line, const std::string& source, std::size_t line_number) {
+  try {
+    const json j = json::parse(line);
+    FaultRecord r;
+    j.at("subject").get_to(r.subject);
+    j.at("fault").get_to(r.fault);
+    j.at("kind").get_to(r.kind);
+    j.at("group").get_to(r.group);
+    j.at("bug_type").get_to(r.bug_type);
+    j.at("operator").get_to(r.op);
+    j.at("file").get_to(r.file);
+    j.at("line").get_to(r.line);
+    j.at("end_line").get_to(r.end_line);
+    j.at("function").get_to(r.function);
+    j.at("faulty_lines").get_to(r.faulty_lines);
+    j.at("kept").get_to(r.kept);
+    j.at("reason").get_to(r.reason);
+    j.at("tests").get_to(r.tests);
+    j.at("failing").get_to(r.failing);
+    j.at("elements").get_to(r.elements);
+    j.at("seconds").get_to(r.seconds);
+    for (const auto& f : j.at("results")) {
+      FormulaResult fr;
+      f.at("formula").get_to(fr.formula);
+      f.at("found").get_to(fr.found);
+      f.at("first_rank").get_to(fr.first_rank);
+      f.at("first_rank_best").get_to(fr.first_rank_best);
+      f.at("first_rank_worst").get_to(fr.first_rank_worst);
+      f.at("exam").get_to(fr.exam);
+      f.at("rr").get_to(fr.rr);
+      f.at("ap").get_to(fr.ap);
+      f.at("top").get_to(fr.top);
+      r.results.push_back(std::move(fr));
+    }
+    if (r.subject.empty() || r.fault.empty()) throw Error(source, line_number, "a record without subject or fault");
+    return r;
+  } catch (const json::exception& e) {
+    throw Error(source, line_number, std::string("malformed result record: ") + e.what());
+  }
+}
+
+ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) {
+  const std::string name = path_.string();
+  std::string text;
+  if (std::filesystem::exists(path_)) {
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) throw Error(name, 0, "cannot read the results store");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+  }
+  // A torn last line (killed mid-write) is dropped: that fault simply runs again.
+  const std::size_t complete = text.empty() ? 0 : text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  std::size_t line_number = 0;
+  for (std::size_t pos = 0; pos < complete;) {
+    const std::size_t nl = text.find('\n', pos);
+    ++line_number;
+    const std::string_view line(text.data() + pos, nl - pos);
+    pos = nl + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    FaultRecord record = parse_record(line, name, line_number);
+    if (keys_.insert(record.key()).second) records_.push_back(std::move(record));
+  }
+  fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd_ < 0) throw Error(name, 0, "cannot open the results store: " + errno_text());
+  if (complete != text.size() && ::ftruncate(fd_, static_cast<off_t>(complete)) != 0) {
+    ::close(fd_);
+    throw Error(name, 0, "cannot cut off the torn last record: " + errno_text());
+  }
+  if (::lseek(fd_, 0, SEEK_END) < 0) {
+    ::close(fd_);
+    throw Error(name, 0, "cannot seek in the results store: " + errno_text());
+  }
+}
+
+ResultsStore::~ResultsStore() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool ResultsStore::contains(const std::string& key) const {
+  const std::lock_guard lock(mutex_);
+  return keys_.contains(key);
+}
+
+void ResultsStore::append(const FaultRecord& record) {
+  const std::lock_guard lock(mutex_);
+  if (keys_.contains(record.key())) return;
+  const std::string line = record_to_json(record) + "\n";
+  std::size_t written = 0;
+  while (written < line.size()) {
+    const ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(path_.string(), 0, "cannot append a result: " + errno_text());
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd_) != 0) throw Error(path_.string(), 0, "cannot sync the results store: " + errno_text());
+  keys_.insert(record.key());
+  records_.push_back(record);
+}
+
+}  // namespace dlfl::bench

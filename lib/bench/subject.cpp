@@ -1,0 +1,184 @@
+// Reading subject files (include/dlfl/bench/subject.h).
+#include "dlfl/bench/subject.h"
+
+#include <cctype>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "dlfl/error.h"
+
+namespace dlfl::bench {
+namespace {
+
+using nlohmann::json;
+
+// The placeholders a subject's commands may use (values come from the bench run).
+const std::map<std::string, std::string>& known_placeholders() {
+  static const std::map<std::string, std::string> names{
+      {"source", ""}, {"build", ""}, {"cflags", ""}, {"ldflags", ""}, {"launcher", ""}, {"jobs", ""}};
+  return names;
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& what) const { throw Error(file_, 0, what); }
+
+  std::string string(const json& object, const char* key, bool required) const {
+    const auto it = object.find(key);
+    if (it == object.end()) {
+      if (required) fail(std::string("missing field \"") + key + "\"");
+      return {};
+    }
+    if (!it->is_string()) fail(std::string("field \"") + key + "\" must be a string");
+    return it->get<std::string>();
+  }
+
+  std::vector<std::string> strings(const json& object, const char* key, std::vector<std::string> fallback) const {
+    const auto it = object.find(key);
+    if (it == object.end()) return fallback;
+    if (!it->is_array()) fail(std::string("field \"") + key + "\" must be an array of strings");
+    std::vector<std::string> out;
+    for (const auto& item : *it) {
+      if (!item.is_string()) fail(std::string("field \"") + key + "\" must be an array of strings");
+      out.push_back(item.get<std::string>());
+    }
+    return out;
+  }
+
+  std::chrono::seconds seconds(const json& object, const char* key, std::chrono::seconds fallback) const {
+    const auto it = object.find(key);
+    if (it == object.end()) return fallback;
+    if (!it->is_number() || it->get<double>() <= 0)
+      fail(std::string("timeout \"") + key + "\" must be a positive number of seconds");
+    return std::chrono::seconds(static_cast<long>(it->get<double>() + 0.5));
+  }
+
+  void only(const json& object, const std::set<std::string>& keys, const std::string& where) const {
+    for (const auto& [key, value] : object.items())
+      if (!keys.contains(key)) fail("unknown field \"" + key + "\"" + where);
+  }
+
+ private:
+  std::string file_;
+};
+
+bool valid_name(const std::string& name) {
+  if (name.empty()) return false;
+  for (const char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') return false;
+  return true;
+}
+
+}  // namespace
+
+std::string_view to_string(Backend backend) {
+  switch (backend) {
+    case Backend::runtime: return "runtime";
+    case Backend::gcov: return "gcov";
+    case Backend::llvm: return "llvm";
+  }
+  return "runtime";
+}
+
+std::string expand_command(std::string_view command, const std::map<std::string, std::string>& vars) {
+  std::string out;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    if (command[i] != '{') {
+      out += command[i];
+      continue;
+    }
+    if (i + 1 < command.size() && command[i + 1] == '{') {
+      out += '{';
+      ++i;
+      continue;
+    }
+    const auto close = command.find('}', i);
+    if (close == std::string_view::npos)
+      throw Error("unclosed '{' at column " + std::to_string(i + 1) + " of the command '" + std::string(command) + "'");
+    const std::string name(command.substr(i + 1, close - i - 1));
+    const auto it = vars.find(name);
+    if (it == vars.end())
+      throw Error("unknown placeholder {" + name + "} in the command '" + std::string(command) +
+                  "' (known: {source} {build} {cflags} {ldflags} {launcher} {jobs})");
+    out += it->second;
+    i = close;
+  }
+  return out;
+}
+
+Subject parse_subject(std::string_view text, const std::filesystem::path& file) {
+  const Reader r(file.string());
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    r.fail(std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object()) r.fail("a subject file holds one JSON object");
+  r.only(doc,
+         {"name", "kind", "root", "configure", "build", "test_binary", "test_filter", "mutate", "instrument_exclude",
+          "backend", "timeouts", "description"},
+         "");
+
+  Subject s;
+  s.file = file;
+  s.name = r.string(doc, "name", true);
+  if (!valid_name(s.name)) r.fail("name '" + s.name + "' must be letters, digits, '_', '-' or '.'");
+  if (doc.contains("kind")) {
+    s.kind = r.string(doc, "kind", true);
+    if (s.kind != "dl" && s.kind != "traditional") r.fail("kind must be \"dl\" or \"traditional\", not '" + s.kind + "'");
+  }
+  const std::string root = doc.contains("root") ? r.string(doc, "root", true) : ".";
+  s.root = (file.parent_path() / root).lexically_normal();
+  if (!s.root.has_filename()) s.root = s.root.parent_path();  // "dir/." normalizes to "dir/"
+  s.configure = r.string(doc, "configure", true);
+  s.build = r.string(doc, "build", true);
+  s.test_binary = r.string(doc, "test_binary", true);
+  if (s.test_binary.empty()) r.fail("test_binary must not be empty");
+  s.test_filter = r.string(doc, "test_filter", false);
+  for (const auto* command : {&s.configure, &s.build}) {
+    try {
+      expand_command(*command, known_placeholders());
+    } catch (const Error& e) {
+      r.fail(e.what());
+    }
+  }
+  if (const auto it = doc.find("mutate"); it != doc.end()) {
+    if (!it->is_object()) r.fail("field \"mutate\" must be an object");
+    r.only(*it, {"files", "exclude", "operators"}, " in \"mutate\"");
+    s.mutate_files = r.strings(*it, "files", s.mutate_files);
+    s.mutate_exclude = r.strings(*it, "exclude", {});
+    s.operators = r.strings(*it, "operators", {});
+  }
+  s.instrument_exclude = r.strings(doc, "instrument_exclude", s.instrument_exclude);
+  if (doc.contains("backend")) {
+    const std::string backend = r.string(doc, "backend", true);
+    if (backend == "runtime") s.backend = Backend::runtime;
+    else if (backend == "gcov") s.backend = Backend::gcov;
+    else if (backend == "llvm") s.backend = Backend::llvm;
+    else r.fail("backend must be \"runtime\", \"gcov\" or \"llvm\", not '" + backend + "'");
+  }
+  if (const auto it = doc.find("timeouts"); it != doc.end()) {
+    if (!it->is_object()) r.fail("field \"timeouts\" must be an object");
+    r.only(*it, {"build", "test", "fault"}, " in \"timeouts\"");
+    s.build_timeout = r.seconds(*it, "build", s.build_timeout);
+    s.test_timeout = r.seconds(*it, "test", s.test_timeout);
+    s.fault_timeout = r.seconds(*it, "fault", s.fault_timeout);
+  }
+  return s;
+}
+
+Subject read_subject(const std::filesystem::path& file) {
+  const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
+  std::ifstream in(absolute, std::ios::binary);
+  if (!in) throw Error(file.string(), 0, "cannot read the subject file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_subject(text.str(), absolute);
+}
+
+}  // namespace dlfl::bench

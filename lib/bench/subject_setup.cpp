@@ -1,0 +1,208 @@
+// Preparing a subject for its faults (include/dlfl/bench/subject_setup.h).
+#include "dlfl/bench/subject_setup.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+
+#include "dlfl/error.h"
+#include "dlfl/instrument/probe_map.h"
+#include "dlfl/mutate/mutant_output.h"
+#include "dlfl/mutate/operators.h"
+#include "dlfl/mutate/sampling.h"
+
+#ifdef DLFL_HAVE_INSTRUMENT
+#include "dlfl/instrument/instrumenter.h"
+#endif
+#ifdef DLFL_HAVE_MUTATE
+#include "dlfl/mutate/mutator.h"
+#endif
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ccache on PATH: the builds of every work tree then share compiled objects (the trees
+// differ only in their directory, which CCACHE_BASEDIR takes out of the hash), so the
+// second worker's first build and every restored file's rebuild are cache hits.
+bool have_ccache() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && ::access((fs::path(dir) / "ccache").c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// A failed setup command is one error line; its output goes to a log file beside the
+// build, named in the message.
+void check(const CommandOutcome& outcome, const Subject& s, const WorkTree& tree, const std::string& what) {
+  if (outcome.ok) return;
+  const fs::path log = tree.build / "dlfl-bench-failed.log";
+  std::string where;
+  try {
+    write_text(log, outcome.output);
+    where = "; its output is in " + log.string();
+  } catch (const Error&) {
+    // The message stays useful without the log.
+  }
+  throw Error(s.file.string(), 0, what + " failed (" + outcome.how + ")" + where);
+}
+
+// Runs the configure command unless the same command already configured that directory.
+void configure(const FaultContext& c, const WorkTree& tree, const std::atomic<bool>* interrupt) {
+  const fs::path marker = tree.build / ".dlfl-bench-configured";
+  auto vars = c.vars;
+  vars["source"] = tree.source.string();
+  vars["build"] = tree.build.string();
+  vars["jobs"] = "1";
+  const std::string command = expand_command(c.subject->configure, vars);
+  if (fs::exists(marker) && read_text(marker) == command) return;
+  check(run_tree_command(c, tree, c.subject->configure, 1, interrupt), *c.subject, tree,
+        "configuring " + tree.source.string());
+  write_text(marker, command);
+}
+
+std::vector<mutate::Mutant> sample_mutants(const Subject& s, const fs::path& original_build, const fs::path& dir,
+                                           const SetupOptions& o) {
+  const fs::path manifest = dir / "mutants" / std::string(mutate::kManifestFileName);
+  if (fs::exists(manifest)) return mutate::read_manifest(manifest);
+#ifdef DLFL_HAVE_MUTATE
+  mutate::MutateOptions m;
+  m.build_dir = original_build;
+  m.root = s.root;
+  m.files = s.mutate_files;
+  m.exclude = s.mutate_exclude;
+  m.operators = mutate::select_operators(s.operators);
+  m.allow_errors = true;  // as the instrumenter: a unit clang cannot fully parse still yields mutants
+  const auto all = mutate::find_mutants(m);
+  auto chosen = mutate::stratified_sample(all, o.max, o.seed);
+  if (o.log) o.log(s.name + ": " + std::to_string(chosen.size()) + " of " + std::to_string(all.size()) + " mutants");
+  fs::create_directories(dir / "mutants");
+  mutate::write_mutants(dir / "mutants", s.root, chosen);
+  return chosen;
+#else
+  (void)original_build;
+  (void)o;
+  throw Error(s.file.string(), 0,
+              "finding mutants needs a dlfl built with the Clang 14 development packages (or a " +
+                  manifest.string() + " written by `dlfl mutate`)");
+#endif
+}
+
+void instrument_tree(const Subject& s, const fs::path& original_build, const fs::path& out,
+                     const std::atomic<bool>* interrupt, const std::function<void(std::string_view)>& log) {
+  if (fs::exists(out / instrument::kProbeMapFileName)) return;  // written last: the tree is complete
+  if (interrupt && interrupt->load()) throw Error("interrupted");
+#ifdef DLFL_HAVE_INSTRUMENT
+  if (log) log(s.name + ": instrumenting " + s.root.string());
+  instrument::InstrumentOptions i;
+  i.build_dir = original_build;
+  i.root = s.root;
+  i.out_dir = out;
+  i.exclude = s.instrument_exclude;
+  i.allow_errors = true;
+  instrument::instrument(i);
+#else
+  (void)original_build;
+  (void)log;
+  throw Error(s.file.string(), 0,
+              "the runtime backend needs `dlfl instrument` (a dlfl built with the Clang 14 development "
+              "packages); set \"backend\": \"gcov\" instead");
+#endif
+}
+
+}  // namespace
+
+std::string without_tests(const std::string& filter, const std::set<std::string>& tests) {
+  if (tests.empty()) return filter;
+  std::string out = filter.empty() ? "*" : filter;
+  out += out.find('-') == std::string::npos ? "-" : ":";
+  bool first = true;
+  for (const auto& name : tests) {
+    out += (first ? "" : ":") + name;
+    first = false;
+  }
+  return out;
+}
+
+PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions& o) {
+  PreparedSubject p;
+  p.subject = std::make_unique<Subject>(read_subject(subject_file));
+  const Subject& s = *p.subject;
+  const fs::path dir = fs::absolute(o.work_dir / s.name);
+  fs::create_directories(dir);
+  auto log = [&](const std::string& line) {
+    if (o.log) o.log(line);
+  };
+  const auto started = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::to_string(static_cast<long>(
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() + 0.5)) +
+           " s";
+  };
+
+  FaultContext& c = p.context;
+  c.subject = p.subject.get();
+  c.interrupt = o.interrupt;
+  c.top_n = o.top_n;
+  for (const auto& name : o.formulas) c.formulas.push_back(make_formula(name));
+  c.vars["launcher"] = have_ccache() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" : "";
+  c.build_env = {"CCACHE_BASEDIR=" + dir.string(), "CCACHE_NOHASHDIR=1"};
+  // The original is configured only for its compilation database (mutants, instrumenter).
+  c.vars["cflags"] = "";
+  c.vars["ldflags"] = "";
+  const WorkTree original{s.root, dir / "original-build"};
+  log(s.name + ": configuring the original");
+  configure(c, original, o.interrupt);
+
+  p.mutants = sample_mutants(s, original.build, dir, o);
+  log(s.name + ": " + std::to_string(p.mutants.size()) + " mutants to run [" + seconds() + "]");
+  switch (s.backend) {
+    case Backend::runtime:
+      c.pristine = dir / "instrumented";
+      instrument_tree(s, original.build, c.pristine, o.interrupt, o.log);
+      c.probe_map = c.pristine / instrument::kProbeMapFileName;
+      c.vars["cflags"] = o.runtime_cflags;
+      c.vars["ldflags"] = o.runtime_ldflags;
+      break;
+    case Backend::gcov:
+      c.pristine = s.root;
+      c.vars["cflags"] = c.vars["ldflags"] = "--coverage";
+      break;
+    case Backend::llvm:
+      c.pristine = s.root;
+      c.vars["cflags"] = c.vars["ldflags"] = "-fprofile-instr-generate -fcoverage-mapping";
+      break;
+  }
+
+  for (unsigned k = 0; k < std::max(1u, o.workers); ++k) {
+    const fs::path base = dir / ("worker" + std::to_string(k));
+    WorkTree tree{base / "src", base / "build"};
+    sync_tree(c.pristine, tree.source);
+    configure(c, tree, o.interrupt);
+    log(s.name + ": building work tree " + std::to_string(k) + " [" + seconds() + "]");
+    check(run_tree_command(c, tree, s.build, o.build_jobs, o.interrupt), s, tree,
+          "building the unmutated " + tree.source.string());
+    p.trees.push_back(std::move(tree));
+  }
+
+  c.test_filter = s.test_filter;
+  const TreeSpectrum baseline = collect_tree(c, p.trees.front(), o.interrupt);
+  if (baseline.spectrum.test_count() == 0) throw Error(s.file.string(), 0, "the test binary ran no test");
+  if (baseline.failing.size() == baseline.spectrum.test_count())
+    throw Error(s.file.string(), 0, "every test fails on the unmutated subject");
+  c.baseline_failing = baseline.failing;
+  c.test_filter = without_tests(s.test_filter, baseline.failing);
+  std::string failing;
+  for (const auto& name : baseline.failing) failing += (failing.empty() ? " (left out: " : ", ") + name;
+  log(s.name + ": " + std::to_string(baseline.spectrum.test_count()) + " tests, " +
+      std::to_string(baseline.spectrum.element_count()) + " lines, " + std::to_string(baseline.failing.size()) +
+      " failing unmutated" + (failing.empty() ? "" : failing + ")") + " [" + seconds() + "]");
+  return p;
+}
+
+}  // namespace dlfl::bench

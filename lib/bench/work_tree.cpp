@@ -1,0 +1,62 @@
+// Worker copies of a subject and seeding one file (include/dlfl/bench/work_tree.h).
+#include "dlfl/bench/work_tree.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "dlfl/error.h"
+#include "dlfl/io/atomic_file.h"
+
+namespace dlfl::bench {
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path.string(), 0, "cannot read the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  io::AtomicFile out(path);
+  out.stream() << text;
+  out.commit();
+}
+
+void sync_tree(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::create_directories(to, ec);
+  if (ec) throw Error(to.string(), 0, "cannot create the work tree: " + ec.message());
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(from)) {
+    if (!entry.is_regular_file()) continue;
+    const std::filesystem::path target = to / entry.path().lexically_relative(from);
+    const std::string text = read_text(entry.path());
+    if (std::filesystem::is_regular_file(target) && std::filesystem::file_size(target) == text.size() &&
+        read_text(target) == text)
+      continue;
+    std::filesystem::create_directories(target.parent_path(), ec);
+    if (ec) throw Error(target.parent_path().string(), 0, "cannot create the directory: " + ec.message());
+    write_text(target, text);
+  }
+}
+
+SeededFile::SeededFile(std::filesystem::path path, const std::string& text)
+    : path_(std::move(path)), previous_(read_text(path_)) {
+  write_text(path_, text);
+}
+
+SeededFile::~SeededFile() {
+  try {
+    restore();
+  } catch (const std::exception&) {
+    // Nothing better to do while unwinding; sync_tree repairs the tree on the next run.
+  }
+}
+
+void SeededFile::restore() {
+  if (restored_) return;
+  restored_ = true;
+  write_text(path_, previous_);
+}
+
+}  // namespace dlfl::bench

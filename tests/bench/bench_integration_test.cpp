@@ -1,0 +1,177 @@
+// The tiny CI configuration of the whole `dlfl bench` pipeline: four mutants of the
+// fixture subject (fixture/, 15 tests) through configure, mutate, instrument, incremental
+// builds on two workers, runtime collection, ranking and evaluation; then resuming, the
+// compare reader, and the errors. Needs a dlfl built with Clang 14 (mutants, instrumenter).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "../support/test_files.h"
+#include "dlfl/bench/results_store.h"
+#include "dlfl/eval/compare_table.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using dlfl::testing::slurp;
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+CliRun run(const std::string& args, const fs::path& dir) {
+  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  const int status = std::system((std::string(DLFL_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string()).c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, slurp(out), slurp(err)};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+class BenchPipeline : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef DLFL_BENCH_HAVE_CLANG
+    GTEST_SKIP() << "dlfl was built without the Clang 14 development packages (no mutants, no instrumenter)";
+#endif
+  }
+  const fs::path subject = fs::path(DLFL_BENCH_FIXTURE) / "dlfl-subject.json";
+};
+
+TEST_F(BenchPipeline, RunsResumesAndFeedsCompare) {
+  dlfl::testing::TempDir dir("bench-e2e");
+  const fs::path out = dir / "out";
+  const std::string common = "bench --subject " + subject.string() + " --max 4 --seed 1 -j 2 -q -o " + out.string();
+
+  // A first run stopped after two faults, as a killed run would be.
+  const CliRun first = run(common + " --limit 2", dir.path());
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_THAT(first.err, HasSubstr("2 faults pending"));
+  const auto stored = lines_of(slurp(out / std::string(kResultsFileName)));
+  ASSERT_EQ(stored.size(), 2u);
+
+  // The second run does the other two and recomputes nothing.
+  const CliRun second = run(common, dir.path());
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_THAT(second.err, HasSubstr("2 faults were finished by an earlier run"));
+  const auto all = lines_of(slurp(out / std::string(kResultsFileName)));
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0], stored[0]);
+  EXPECT_EQ(all[1], stored[1]);
+  EXPECT_THAT(second.out, HasSubstr("dlfl bench: 4 faults seeded"));
+
+  ResultsStore store(out / std::string(kResultsFileName));
+  std::size_t kept = 0;
+  for (const auto& r : store.records()) {
+    EXPECT_EQ(r.subject, "minicalc");
+    if (!r.kept) {
+      EXPECT_FALSE(r.reason.empty());
+      EXPECT_TRUE(r.results.empty());
+      continue;
+    }
+    ++kept;
+    EXPECT_EQ(r.tests, 15u);
+    EXPECT_GT(r.failing, 0u);
+    EXPECT_LT(r.failing, r.tests);
+    ASSERT_EQ(r.results.size(), 4u);  // the default formulas
+    for (const auto& f : r.results) {
+      // The mutated statement is instrumented, so every formula ranks it somewhere.
+      EXPECT_TRUE(f.found) << r.fault << " " << f.formula;
+      EXPECT_GE(f.first_rank, 1.0);
+      EXPECT_LE(f.first_rank, static_cast<double>(r.elements));
+    }
+  }
+  ASSERT_GT(kept, 0u) << "no mutant of the fixture was kept; see " << (out / "discarded.csv").string();
+
+  // The per-bug CSV is compare's input as is.
+  eval::ResultTableOptions options;
+  options.group = "bench";
+  const auto table = eval::read_result_table(out / "results.csv", options);
+  EXPECT_EQ(table.results.size(), kept * 4);
+  const CliRun compare =
+      run("compare -i " + (out / "results.csv").string() + " --labels " + (out / "results.csv").string() +
+              " --label-key bug --by group --top 1,3,5,10 -m exam,map",
+          dir.path());
+  EXPECT_EQ(compare.status, 0) << compare.err;
+  EXPECT_THAT(compare.out, HasSubstr("ochiai"));
+  EXPECT_TRUE(fs::exists(out / "summary.md"));
+  EXPECT_TRUE(fs::exists(out / "discarded.csv"));
+
+  // Resuming with another configuration would mix two benchmarks: refused.
+  const CliRun other = run("bench --subject " + subject.string() + " --max 4 --seed 2 -q -o " + out.string(), dir.path());
+  EXPECT_EQ(other.status, 2);
+  EXPECT_THAT(other.err, HasSubstr("another benchmark configuration"));
+}
+
+// The per-test gcov backend, for users without the instrumenter: same pipeline, the
+// fixture built with --coverage and each test run alone.
+TEST_F(BenchPipeline, GcovBackend) {
+  dlfl::testing::TempDir dir("bench-gcov");
+  std::string text = slurp(subject);
+  text.replace(text.find("\"runtime\""), std::string("\"runtime\"").size(), "\"gcov\"");
+  text.replace(text.find("\"kind\""), 0, "\"root\": \"" + std::string(DLFL_BENCH_FIXTURE) + "\", ");
+  dlfl::testing::write_text(dir / "gcov-subject.json", text);
+  const fs::path out = dir / "out";
+  const CliRun r = run("bench --subject " + (dir / "gcov-subject.json").string() + " --max 2 --seed 3 -q -o " +
+                           out.string(),
+                       dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  ResultsStore store(out / std::string(kResultsFileName));
+  ASSERT_EQ(store.records().size(), 2u);
+  std::size_t kept = 0;
+  for (const auto& record : store.records()) {
+    if (!record.kept) continue;
+    ++kept;
+    EXPECT_EQ(record.tests, 15u);
+    for (const auto& f : record.results) EXPECT_TRUE(f.found) << record.fault << " " << f.formula;
+  }
+  EXPECT_GT(kept, 0u);
+}
+
+TEST(BenchCommand, BadSubjectFileIsOneErrorLine) {
+  dlfl::testing::TempDir dir("bench-bad");
+  dlfl::testing::write_text(dir / "s.json", R"({"name": "x", "configure": "true", "build": "true"})");
+  const CliRun r = run("bench --subject " + (dir / "s.json").string() + " -o " + (dir / "out").string(), dir.path());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "dlfl: error: " + (dir / "s.json").string() + ": missing field \"test_binary\"\n");
+  EXPECT_FALSE(fs::exists(dir / "out" / "results.csv"));
+}
+
+}  // namespace
+}  // namespace dlfl::bench
+
+namespace dlfl::bench {
+namespace {
+
+// A subject whose unmutated build fails: one error line naming the subject file and the
+// log that holds the build's output.
+TEST(BenchCommand, FailingBuildIsOneErrorLine) {
+  dlfl::testing::TempDir dir("bench-badbuild");
+  dlfl::testing::write_text(dir / "src" / "a.cpp", "int f() { return 1; }\n");
+  dlfl::testing::write_text(dir / "s.json", R"({"name": "broken", "root": "src", "backend": "gcov",
+      "configure": "true", "build": "echo 'a.cpp:1: error: no' && false", "test_binary": "t"})");
+  const fs::path out = dir / "out";
+  // The gcov backend needs no instrumenter; mutants come from an existing manifest.
+  dlfl::testing::write_text(out / "work" / "broken" / "mutants" / "mutants.jsonl", "");
+  const CliRun r = run("bench -q --subject " + (dir / "s.json").string() + " -o " + out.string(), dir.path());
+  EXPECT_EQ(r.status, 2);
+  const std::string log = (out / "work/broken/worker0/build/dlfl-bench-failed.log").string();
+  EXPECT_EQ(r.err, "dlfl: error: " + (dir / "s.json").string() + ": building the unmutated " +
+                       (out / "work/broken/worker0/src").string() + " failed (exit status 1); its output is in " +
+                       log + "\n");
+  EXPECT_THAT(slurp(log), HasSubstr("a.cpp:1: error: no"));
+}
+
+}  // namespace
+}  // namespace dlfl::bench

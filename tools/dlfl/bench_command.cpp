@@ -1,0 +1,159 @@
+// `dlfl bench BENCH.json`: seeds faults into subjects, localizes each with SBFL and
+// prints how well every formula did, DL against traditional faults.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "cli_support.h"
+#include "commands.h"
+#include "dlfl/bench/bench_runner.h"
+#include "dlfl/bench/bench_summary.h"
+#include "dlfl/bench/subject.h"
+#include "dlfl/collect/process.h"
+#include "dlfl/error.h"
+#include "dlfl/formula.h"
+
+namespace dlfl::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BenchCommandOptions {
+  std::string bench_file;
+  std::vector<std::string> subjects;  // instead of a bench file
+  std::string out_dir = "bench-out";
+  std::string work_dir;
+  unsigned jobs = 0;
+  std::size_t max = 0;
+  bool max_given = false;
+  std::uint64_t seed = 0;
+  std::vector<std::string> formulas;
+  std::size_t limit = 0;
+  bool quiet = false;
+};
+
+// SIGINT/SIGTERM: finish nothing new, kill the running builds and tests, keep what is
+// stored, write the outputs; the next run resumes.
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_bench_interrupt(int) { g_interrupted.store(true); }
+
+class InterruptScope {
+ public:
+  InterruptScope() {
+    struct sigaction sa {};
+    sa.sa_handler = on_bench_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~InterruptScope() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+// `dlfl config ...` of this very executable: the runtime's flags for instrumented builds.
+std::string runtime_flags(const std::vector<std::string>& args) {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error("cannot locate the dlfl executable (/proc/self/exe): " + ec.message());
+  collect::ProcessSpec spec;
+  spec.argv = {self.string(), "config"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.merge_stderr = false;
+  const auto r = collect::run_process(spec);
+  if (!r.ok()) throw Error("the runtime backend needs the dlfl runtime: `dlfl config` says: " + r.err);
+  std::string out = r.out;
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+void run_bench_command(const BenchCommandOptions& o) {
+  if (o.bench_file.empty() == o.subjects.empty())
+    throw Error("bench: give either a benchmark file or one or more --subject FILE");
+  bench::BenchOptions options;
+  if (!o.bench_file.empty()) {
+    options.config = bench::read_bench_config(o.bench_file);
+  } else {
+    for (const auto& s : o.subjects) options.config.subjects.push_back({fs::absolute(s).lexically_normal(), 0, 1});
+  }
+  for (auto& s : options.config.subjects) {
+    if (o.max_given) s.max = o.max;
+    if (o.seed) s.seed = o.seed;
+  }
+  if (o.jobs) options.config.jobs = o.jobs;
+  if (!o.formulas.empty()) options.config.formulas = o.formulas;
+  for (const auto& name : options.config.formulas) (void)make_formula(name);  // typos fail before any build
+
+  bool runtime = false;
+  for (const auto& s : options.config.subjects)
+    runtime = runtime || bench::read_subject(s.subject_file).backend == bench::Backend::runtime;
+  if (runtime) {
+    options.runtime_cflags = runtime_flags({"--cflags"});
+    options.runtime_ldflags = runtime_flags({"--libs", "--gtest"});
+  }
+  options.out_dir = o.out_dir;
+  options.work_dir = o.work_dir;
+  options.limit = o.limit;
+  options.interrupt = &g_interrupted;
+  const auto progress = bench::make_bench_progress(
+      o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO), std::cerr);
+  options.progress = progress.get();
+
+  g_interrupted = false;
+  const InterruptScope scope;
+  const bench::BenchResult result = bench::run_bench(options);
+  bench::write_summary(std::cout, result.records,
+                       {.top_n = options.config.top_n, .wall_seconds = result.seconds});
+  const fs::path out(o.out_dir);
+  std::cerr << "dlfl: per-bug table " << (out / std::string(bench::kBugTableFileName)).string() << ", discarded "
+            << (out / std::string(bench::kDiscardedFileName)).string() << ", summary "
+            << (out / std::string(bench::kSummaryFileName)).string() << '\n';
+  if (result.resumed) std::cerr << "dlfl: " << result.resumed << " faults were finished by an earlier run\n";
+  if (result.pending)
+    std::cerr << "dlfl: " << result.pending << " faults pending" << (result.interrupted ? " (interrupted)" : "")
+              << "; run the same command again to continue\n";
+  if (result.interrupted) {
+    // Not bad input (exit 2): the conventional status of a run stopped by SIGINT.
+    std::cout.flush();
+    std::exit(130);
+  }
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchCommandOptions>();
+  auto* cmd = app.add_subcommand(
+      "bench",
+      "Mutation benchmark: seeds faults into subjects (dlfl-subject.json files), builds each\n"
+      "incrementally, runs the tests with per-test coverage, keeps faults that make a test fail,\n"
+      "ranks lines with each formula and evaluates against the mutated lines. Resumable: a killed run\n"
+      "continues where it stopped. Writes OUT/results.csv (per bug x formula, `dlfl compare` reads it),\n"
+      "OUT/discarded.csv and OUT/summary.md; prints the summary.\n"
+      "Example: dlfl bench benchmarks/default-bench.json -o bench-out -j 2\n"
+      "         dlfl compare -i bench-out/results.csv --labels bench-out/results.csv --label-key bug --by group");
+  cmd->add_option("bench", o->bench_file, "Benchmark file (JSON: subjects, max, seed, formulas, jobs)");
+  cmd->add_option("-s,--subject", o->subjects, "A subject file instead of a benchmark file (repeatable)");
+  cmd->add_option("-o,--out", o->out_dir, "Output directory (default: bench-out); reused to resume");
+  cmd->add_option("--work", o->work_dir, "Work directory for builds and trees (default: OUT/work)");
+  cmd->add_option("-j,--jobs", o->jobs, "Faults built and run at once, each in its own work tree");
+  cmd->add_option("--max", o->max, "Mutants per subject, stratified over operators (0: all)")
+      ->each([o](const std::string&) { o->max_given = true; });
+  cmd->add_option("--seed", o->seed, "Seed of the mutant sample (default: the benchmark file's, else 1)");
+  cmd->add_option("-f,--formula", o->formulas, "Formulas (default: the benchmark file's, else ochiai,dstar2,tarantula,barinel)")
+      ->delimiter(',');
+  cmd->add_option("--limit", o->limit, "Stop after N more faults (the rest stays pending for a later run)");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
+  cmd->callback([o] { run_bench_command(*o); });
+}
+
+}  // namespace dlfl::cli
