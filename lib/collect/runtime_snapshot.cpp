@@ -64,8 +64,12 @@ RuntimeSnapshot read_runtime_snapshot(const fs::path& path) {
   std::memcpy(&h, file.data(), sizeof h);
   if (std::memcmp(h.magic, DLFL_RT_MAGIC, 8) != 0) throw Error(name, 0, "not a dlfl runtime snapshot");
   if (h.version != DLFL_RT_VERSION) throw Error(name, 0, "unsupported snapshot version " + std::to_string(h.version));
-  if (h.slot_stride < DLFL_RT_SLOT_HEADER_SIZE + h.name_capacity + h.probe_count || h.header_size < sizeof h ||
-      h.slot_count == 0 || h.header_size + static_cast<std::uint64_t>(h.slot_count) * h.slot_stride > file.size())
+  // Every size is bounded by the file's before it takes part in a sum or product, so a
+  // corrupt header cannot wrap around and pass (which would read past the mapping).
+  const std::uint64_t size = file.size();
+  if (h.header_size < sizeof h || h.header_size > size || h.probe_count > size || h.name_capacity > size ||
+      h.slot_stride > size || h.slot_stride < DLFL_RT_SLOT_HEADER_SIZE + h.name_capacity + h.probe_count ||
+      h.slot_count == 0 || h.slot_count > (size - h.header_size) / h.slot_stride)
     throw Error(name, 0, "inconsistent runtime snapshot header");
   RuntimeSnapshot snap;
   snap.probe_count = h.probe_count;

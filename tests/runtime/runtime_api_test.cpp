@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -199,6 +200,40 @@ TEST_F(RuntimeApi, ReaderRejectsFilesThatAreNotSnapshots) {
   });
   fs::resize_file(path(), DLFL_RT_HEADER_SIZE + 10);
   EXPECT_THROW(read_runtime_snapshot(path()), dlfl::Error);
+}
+
+// Sizes picked so that the sums and products of a naive check wrap around 2^64 and pass:
+// the reader must refuse the file, not read past its mapping.
+TEST_F(RuntimeApi, ReaderRejectsHeadersWhoseSizesOverflow) {
+  in_child([] {
+    dlfl_rt_begin_test("a");
+    return dlfl_rt_end_test(DLFL_RT_PASSED);
+  });
+  const std::string good = [&] {
+    std::ifstream in(path(), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  ASSERT_NO_THROW(read_runtime_snapshot(path()));
+  const auto corrupt = [&](const std::function<void(dlfl_rt_file_header&)>& edit) {
+    std::string bytes = good;
+    dlfl_rt_file_header h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    edit(h);
+    std::memcpy(bytes.data(), &h, sizeof h);
+    std::ofstream(dir_ / "corrupt", std::ios::binary) << bytes;
+    return dir_ / "corrupt";
+  };
+  // probe_count so large that slot header + name + probes wraps to a small number.
+  EXPECT_THROW(read_runtime_snapshot(corrupt([](dlfl_rt_file_header& h) {
+                 h.probe_count = ~std::uint64_t{0} - DLFL_RT_SLOT_HEADER_SIZE - h.name_capacity + 1;
+               })),
+               dlfl::Error);
+  // slot_count * slot_stride wraps around to 0.
+  EXPECT_THROW(read_runtime_snapshot(corrupt([](dlfl_rt_file_header& h) {
+                 h.slot_stride = std::uint64_t{1} << 63;
+                 h.slot_count = 2;
+               })),
+               dlfl::Error);
 }
 
 }  // namespace
