@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -86,6 +87,17 @@ BenchResult run_bench(const BenchOptions& o) {
   BenchResult result;
   result.resumed = store.records().size();
   const unsigned jobs = std::max(1u, o.config.jobs);
+
+  // A subject's name keys its work directory and its faults' records: two subjects of
+  // one name would share both and skip each other's faults as done.
+  std::map<std::string, fs::path> names;
+  for (const auto& run : o.config.subjects) {
+    const Subject s = read_subject(run.subject_file);
+    if (const auto [it, fresh] = names.emplace(s.name, run.subject_file); !fresh)
+      throw Error(run.subject_file.string(), 0,
+                  "subject name \"" + s.name + "\" is also the name of " + it->second.string() +
+                      ": each subject of a benchmark needs its own name");
+  }
 
   std::vector<PreparedSubject> subjects;
   try {

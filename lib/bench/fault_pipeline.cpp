@@ -194,6 +194,7 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
     while (!last.empty() && (last.back() == '\n' || last.back() == '\r')) last.pop_back();
     if (const auto nl = last.rfind("error:"); nl != std::string::npos) last = last.substr(nl);
     if (last.size() > 200) last.resize(200);
+    file.restore();  // explicitly: a failed restore must stop the worker, not seed its next fault twice
     return discard(built.timed_out ? "build timeout" : "build fails", built.how + "; " + last);
   }
 
@@ -204,6 +205,7 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
       collected = collect_tree(c, tree, watchdog.flag());
     } catch (const Error& e) {
       if (interrupted(c)) throw Error("interrupted");
+      file.restore();
       if (watchdog.expired())
         return discard("test timeout", "the tests ran longer than " + std::to_string(c.subject->fault_timeout.count()) + " s");
       return discard("tests fail to run", e.what());

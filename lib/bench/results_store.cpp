@@ -2,6 +2,7 @@
 #include "dlfl/bench/results_store.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -85,6 +86,16 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
 
 ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) {
   const std::string name = path_.string();
+  // Opened and locked before reading, so a second bench on the same output directory
+  // fails here instead of interleaving its records with ours.
+  fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd_ < 0) throw Error(name, 0, "cannot open the results store: " + errno_text());
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const std::string why = errno == EWOULDBLOCK ? "another dlfl bench is using this output directory"
+                                                 : "cannot lock the results store: " + errno_text();
+    ::close(fd_);
+    throw Error(name, 0, why);
+  }
   std::string text;
   if (std::filesystem::exists(path_)) {
     std::ifstream in(path_, std::ios::binary);
@@ -102,11 +113,15 @@ ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) 
     const std::string_view line(text.data() + pos, nl - pos);
     pos = nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    FaultRecord record = parse_record(line, name, line_number);
+    FaultRecord record;
+    try {
+      record = parse_record(line, name, line_number);
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
     if (keys_.insert(record.key()).second) records_.push_back(std::move(record));
   }
-  fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-  if (fd_ < 0) throw Error(name, 0, "cannot open the results store: " + errno_text());
   if (complete != text.size() && ::ftruncate(fd_, static_cast<off_t>(complete)) != 0) {
     ::close(fd_);
     throw Error(name, 0, "cannot cut off the torn last record: " + errno_text());
@@ -128,16 +143,27 @@ bool ResultsStore::contains(const std::string& key) const {
 
 void ResultsStore::append(const FaultRecord& record) {
   const std::lock_guard lock(mutex_);
+  if (failed_) throw Error(path_.string(), 0, "an earlier append failed: the store takes no more results");
   if (keys_.contains(record.key())) return;
   const std::string line = record_to_json(record) + "\n";
+  const off_t start = ::lseek(fd_, 0, SEEK_CUR);
+  // A failed write may leave part of the line behind: cut it off, so the next run reads
+  // complete records only (its torn-line rule covers only the file's last line).
+  const auto fail = [&](const std::string& what) {
+    const std::string why = what + errno_text();
+    failed_ = true;
+    if (start >= 0 && ::ftruncate(fd_, start) == 0) (void)::lseek(fd_, start, SEEK_SET);
+    throw Error(path_.string(), 0, why);
+  };
+  if (start < 0) fail("cannot seek in the results store: ");
   std::size_t written = 0;
   while (written < line.size()) {
     const ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error(path_.string(), 0, "cannot append a result: " + errno_text());
+    if (n <= 0) fail("cannot append a result: ");
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd_) != 0) throw Error(path_.string(), 0, "cannot sync the results store: " + errno_text());
+  if (::fsync(fd_) != 0) fail("cannot sync the results store: ");
   keys_.insert(record.key());
   records_.push_back(record);
 }

@@ -2,6 +2,7 @@
 #include "dlfl/bench/subject.h"
 
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -52,9 +53,12 @@ class Reader {
   std::chrono::seconds seconds(const json& object, const char* key, std::chrono::seconds fallback) const {
     const auto it = object.find(key);
     if (it == object.end()) return fallback;
-    if (!it->is_number() || it->get<double>() <= 0)
-      fail(std::string("timeout \"") + key + "\" must be a positive number of seconds");
-    return std::chrono::seconds(static_cast<long>(it->get<double>() + 0.5));
+    // Whole seconds, rounded up (0.3 must not become 0 = "already timed out"); at most a
+    // week, so the cast and the deadline arithmetic cannot overflow.
+    constexpr double kMaxSeconds = 7 * 24 * 3600.0;
+    if (!it->is_number() || !(it->get<double>() > 0) || it->get<double>() > kMaxSeconds)
+      fail(std::string("timeout \"") + key + "\" must be a number of seconds in (0, 604800]");
+    return std::chrono::seconds(static_cast<long>(std::ceil(it->get<double>())));
   }
 
   void only(const json& object, const std::set<std::string>& keys, const std::string& where) const {

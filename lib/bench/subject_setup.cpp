@@ -95,9 +95,14 @@ std::vector<mutate::Mutant> sample_mutants(const Subject& s, const fs::path& ori
 
 void instrument_tree(const Subject& s, const fs::path& original_build, const fs::path& out,
                      const std::atomic<bool>* interrupt, const std::function<void(std::string_view)>& log) {
-  if (fs::exists(out / instrument::kProbeMapFileName)) return;  // written last: the tree is complete
+  // The probe map is written before the rest of the tree is copied, so completion is
+  // marked separately, after instrument() returns; a tree without the mark (a killed
+  // run) is made again from scratch.
+  const fs::path done = out.string() + ".complete";
+  if (fs::exists(done)) return;
   if (interrupt && interrupt->load()) throw Error("interrupted");
 #ifdef DLFL_HAVE_INSTRUMENT
+  fs::remove_all(out);
   if (log) log(s.name + ": instrumenting " + s.root.string());
   instrument::InstrumentOptions i;
   i.build_dir = original_build;
@@ -106,6 +111,7 @@ void instrument_tree(const Subject& s, const fs::path& original_build, const fs:
   i.exclude = s.instrument_exclude;
   i.allow_errors = true;
   instrument::instrument(i);
+  write_text(done, "");
 #else
   (void)original_build;
   (void)log;
@@ -134,6 +140,13 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
   p.subject = std::make_unique<Subject>(read_subject(subject_file));
   const Subject& s = *p.subject;
   const fs::path dir = fs::absolute(o.work_dir / s.name);
+  // Work trees are copies of the subject: one inside it would be copied into itself.
+  const fs::path root = fs::weakly_canonical(s.root), work = fs::weakly_canonical(dir);
+  const auto [r, w] = std::mismatch(root.begin(), root.end(), work.begin(), work.end());
+  if (r == root.end())
+    throw Error(subject_file.string(), 0,
+                "the work directory " + dir.string() + " is inside the subject's source tree " + s.root.string() +
+                    ": choose an output/work directory outside it (-o, --work)");
   fs::create_directories(dir);
   auto log = [&](const std::string& line) {
     if (o.log) o.log(line);

@@ -175,3 +175,38 @@ TEST(BenchCommand, FailingBuildIsOneErrorLine) {
 
 }  // namespace
 }  // namespace dlfl::bench
+
+namespace dlfl::bench {
+namespace {
+
+// Two subjects of one name would share a work directory and each other's fault records.
+TEST(BenchCommand, TwoSubjectsOfOneNameAreRefused) {
+  dlfl::testing::TempDir dir("bench-names");
+  const std::string subject =
+      R"({"name": "same", "root": ".", "backend": "gcov", "configure": "true", "build": "true", "test_binary": "t"})";
+  dlfl::testing::write_text(dir / "a" / "s.json", subject);
+  dlfl::testing::write_text(dir / "b" / "s.json", subject);
+  const CliRun r = run("bench -q --subject " + (dir / "a" / "s.json").string() + " --subject " +
+                           (dir / "b" / "s.json").string() + " -o " + (dir / "out").string(),
+                       dir.path());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "dlfl: error: " + (dir / "b" / "s.json").string() + ": subject name \"same\" is also the name of " +
+                       (dir / "a" / "s.json").string() + ": each subject of a benchmark needs its own name\n");
+  EXPECT_FALSE(fs::exists(dir / "out" / "work" / "same"));
+}
+
+// Work trees copy the subject: an output directory inside the subject would be copied
+// into itself.
+TEST(BenchCommand, WorkDirectoryInsideTheSubjectIsRefused) {
+  dlfl::testing::TempDir dir("bench-inside");
+  dlfl::testing::write_text(dir / "s.json",
+                            R"({"name": "inside", "root": ".", "backend": "gcov", "configure": "true", "build": "true",
+                                "test_binary": "t"})");
+  const CliRun r = run("bench -q --subject " + (dir / "s.json").string() + " -o " + (dir / "out").string(), dir.path());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("is inside the subject's source tree"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "work" / "inside"));
+}
+
+}  // namespace
+}  // namespace dlfl::bench

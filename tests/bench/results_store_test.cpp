@@ -71,6 +71,24 @@ TEST(ResultsStore, TornLastLineIsCutOff) {
   EXPECT_EQ(again.records().size(), 2u);
 }
 
+// Two benches on one output directory would interleave records and share work trees.
+TEST(ResultsStore, SecondOpenWhileTheFirstHoldsItIsAnError) {
+  TempDir dir("bench-store");
+  const auto path = dir / "results.jsonl";
+  {
+    ResultsStore first(path);
+    try {
+      ResultsStore second(path);
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("another dlfl bench is using this output directory"));
+    }
+    first.append(kept_fault("tensorlite", "a", "tensor", 1));
+  }
+  ResultsStore after(path);  // released with the first store
+  EXPECT_EQ(after.records().size(), 1u);
+}
+
 TEST(ResultsStore, MalformedCompleteLineIsAnError) {
   TempDir dir("bench-store");
   const auto path = dir / "results.jsonl";

@@ -58,6 +58,8 @@ TEST(Subject, ReadsEveryField) {
   EXPECT_EQ(s.build_timeout, std::chrono::seconds(30));
   EXPECT_EQ(s.test_timeout, std::chrono::seconds(2));
   EXPECT_EQ(s.fault_timeout, std::chrono::seconds(10));
+  // Rounded up: a fraction of a second must not become 0 ("timed out at once").
+  EXPECT_EQ(parse_subject(minimal(R"(, "timeouts": {"test": 0.3})"), kFile).test_timeout, std::chrono::seconds(1));
 }
 
 TEST(Subject, ErrorsNameTheFileAndTheMistake) {
@@ -67,7 +69,8 @@ TEST(Subject, ErrorsNameTheFileAndTheMistake) {
   EXPECT_THAT(error_of(minimal(R"(, "colour": "red")")), HasSubstr("unknown field \"colour\""));
   EXPECT_THAT(error_of(minimal(R"(, "kind": "ml")")), HasSubstr("kind must be"));
   EXPECT_THAT(error_of(minimal(R"(, "backend": "valgrind")")), HasSubstr("backend must be"));
-  EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 0})")), HasSubstr("positive number of seconds"));
+  EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 0})")), HasSubstr("number of seconds in (0, 604800]"));
+  EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 1e300})")), HasSubstr("number of seconds in (0, 604800]"));
   EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"tset": 1})")), HasSubstr("unknown field \"tset\" in \"timeouts\""));
   EXPECT_THAT(error_of(minimal(R"(, "mutate": {"files": "src"})")), HasSubstr("array of strings"));
   EXPECT_THAT(error_of(R"({"name": "a b", "configure": "x", "build": "y", "test_binary": "t"})"),

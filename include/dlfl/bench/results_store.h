@@ -26,7 +26,9 @@ class ResultsStore {
  public:
   // Opens (creating) the store. Existing records are read; a last line without its
   // newline (the run was killed while writing it) is cut off. Throws dlfl::Error for an
-  // unreadable or unwritable file or a malformed complete line.
+  // unreadable or unwritable file, a malformed complete line, or a store another process
+  // holds open (an exclusive flock for the object's lifetime: two benches must not share
+  // an output directory).
   explicit ResultsStore(std::filesystem::path path);
   ~ResultsStore();
   ResultsStore(const ResultsStore&) = delete;
@@ -36,14 +38,17 @@ class ResultsStore {
   // with append(): read it when no worker runs.
   const std::vector<FaultRecord>& records() const noexcept { return records_; }
   bool contains(const std::string& key) const;
-  // Appends and fsyncs; thread-safe. Throws dlfl::Error when the write fails. A record
-  // whose key is already stored is ignored (a fault is never counted twice).
+  // Appends and fsyncs; thread-safe. Throws dlfl::Error when the write fails; the bytes
+  // of a partly written record are then cut off again and every later append throws, so
+  // no other record is written after a torn one. A record whose key is already stored is
+  // ignored (a fault is never counted twice).
   void append(const FaultRecord& record);
   const std::filesystem::path& path() const noexcept { return path_; }
 
  private:
   std::filesystem::path path_;
   int fd_ = -1;
+  bool failed_ = false;  // an append failed: the store takes no more records
   mutable std::mutex mutex_;
   std::vector<FaultRecord> records_;
   std::set<std::string, std::less<>> keys_;
