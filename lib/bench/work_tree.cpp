@@ -27,7 +27,16 @@ void sync_tree(const std::filesystem::path& from, const std::filesystem::path& t
   std::error_code ec;
   std::filesystem::create_directories(to, ec);
   if (ec) throw Error(to.string(), 0, "cannot create the work tree: " + ec.message());
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(from)) {
+  for (auto it = std::filesystem::recursive_directory_iterator(from); it != std::filesystem::recursive_directory_iterator();
+       ++it) {
+    const auto& entry = *it;
+    // Not part of the sources: version control, and in-source build directories (their
+    // CMakeCache.txt would make `cmake -S` in the copy refuse to configure).
+    if (entry.is_directory() &&
+        (entry.path().filename() == ".git" || std::filesystem::exists(entry.path() / "CMakeCache.txt"))) {
+      it.disable_recursion_pending();
+      continue;
+    }
     if (!entry.is_regular_file()) continue;
     const std::filesystem::path target = to / entry.path().lexically_relative(from);
     const std::string text = read_text(entry.path());
@@ -37,6 +46,9 @@ void sync_tree(const std::filesystem::path& from, const std::filesystem::path& t
     std::filesystem::create_directories(target.parent_path(), ec);
     if (ec) throw Error(target.parent_path().string(), 0, "cannot create the directory: " + ec.message());
     write_text(target, text);
+    // AtomicFile creates files 0666 & ~umask: give back the execute bits of scripts.
+    std::filesystem::permissions(target, entry.status().permissions(), ec);
+    if (ec) throw Error(target.string(), 0, "cannot set the permissions: " + ec.message());
   }
 }
 

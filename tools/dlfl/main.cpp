@@ -1,5 +1,6 @@
 // dlfl: spectrum-based fault localization for C++/CUDA deep-learning code.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "cli_support.h"
@@ -33,6 +34,11 @@ int main(int argc, char** argv) {
     app.exit(e);
     return dlfl::cli::kExitBadInput;
   } catch (const dlfl::Error& e) {
+    std::cerr << "dlfl: error: " << e.what() << '\n';
+    return dlfl::cli::kExitBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A file or directory the user named or the environment provides (permissions, a
+    // full disk): bad input like dlfl::Error, and its message names the paths.
     std::cerr << "dlfl: error: " << e.what() << '\n';
     return dlfl::cli::kExitBadInput;
   } catch (const std::exception& e) {

@@ -14,10 +14,12 @@ struct WorkTree {
   std::filesystem::path build;   // its build directory ({build})
 };
 
-// Makes `to` hold every regular file of `from` with the same content. Files whose content
-// already matches are not touched (their timestamps neither), so a build directory of
-// `to` rebuilds only what changed, e.g. a file a killed run left mutated. Files only in
-// `to` are left alone. Throws dlfl::Error when a file cannot be read or written.
+// Makes `to` hold every regular file of `from` with the same content and permissions.
+// Files whose content already matches are not touched (their timestamps neither), so a
+// build directory of `to` rebuilds only what changed, e.g. a file a killed run left
+// mutated. Files only in `to` are left alone. `.git` and in-source build directories
+// (holding a CMakeCache.txt) are not copied. Throws dlfl::Error when a file cannot be
+// read or written.
 void sync_tree(const std::filesystem::path& from, const std::filesystem::path& to);
 
 // The whole file; throws dlfl::Error naming it when it cannot be read.
