@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "dlfl/csv_field.h"
+
 namespace dlfl::eval {
 namespace {
 
@@ -106,16 +108,6 @@ void write_table(std::ostream& out, const Comparison& c) {
     write_row(s.header);
     for (const auto& r : s.rows) write_row(r);
   }
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char ch : text) {
-    if (ch == '"') out.push_back('"');
-    out.push_back(ch);
-  }
-  return out + "\"";
 }
 
 void write_csv(std::ostream& out, const Comparison& c) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "dlfl/csv_field.h"
 #include "dlfl/error.h"
 
 namespace dlfl::eval {
@@ -64,16 +65,6 @@ std::vector<std::string> row(const BugEvaluation& e, TieRule rule, Number number
   r.push_back(number(m.average_precision[rule]));
   r.push_back(number(m.reciprocal_rank[rule]));
   return r;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  return out + "\"";
 }
 
 void write_csv(std::ostream& out, std::span<const BugEvaluation> evaluations, std::span<const TieRule> rules) {

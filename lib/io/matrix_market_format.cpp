@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "dlfl/csv_field.h"
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
 #include "gzoltar_text.h"
@@ -19,16 +20,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + '"';
 }
 
 // Splits `line` at `,` honouring RFC 4180 quotes; throws on an unterminated quote.

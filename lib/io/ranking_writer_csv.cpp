@@ -3,24 +3,11 @@
 
 #include <iterator>
 
+#include "dlfl/csv_field.h"
 #include "ranking_text.h"
 
 namespace dlfl::io::detail {
 namespace {
-
-// Appends `field`, quoted when it holds a separator, a quote or a line break.
-void append_field(fmt::memory_buffer& line, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
-    line.append(field);
-    return;
-  }
-  line.push_back('"');
-  for (const char c : field) {
-    if (c == '"') line.push_back('"');
-    line.push_back(c);
-  }
-  line.push_back('"');
-}
 
 class CsvRankingWriter final : public RankingWriter {
  public:
@@ -35,18 +22,18 @@ class CsvRankingWriter final : public RankingWriter {
         const auto& e = spectrum.element(r.element);
         line.clear();
         if (name_formula) {
-          append_field(line, ranking.formula);
+          append_csv_field(line, ranking.formula);
           line.push_back(',');
         }
         fmt::format_to(std::back_inserter(line), "{},{},{},", format_rank(r.position(options.tie_rule)),
                        r.best, r.worst);
-        append_field(line, spectrum.element_name(r.element));
+        append_csv_field(line, spectrum.element_name(r.element));
         line.push_back(',');
-        append_field(line, spectrum.file(r.element));
+        append_csv_field(line, spectrum.file(r.element));
         line.push_back(',');
         if (e.first_line != 0) fmt::format_to(std::back_inserter(line), "{}", e.first_line);
         line.push_back(',');
-        append_field(line, spectrum.function(r.element));
+        append_csv_field(line, spectrum.function(r.element));
         fmt::format_to(std::back_inserter(line), ",{},{}\n", kind_name(e.kind), format_score(r.score));
         out.write(line.data(), static_cast<std::streamsize>(line.size()));
       }
