@@ -69,7 +69,13 @@ void configure(const FaultContext& c, const WorkTree& tree, const std::atomic<bo
 std::vector<mutate::Mutant> sample_mutants(const Subject& s, const fs::path& original_build, const fs::path& dir,
                                            const SetupOptions& o) {
   const fs::path manifest = dir / "mutants" / std::string(mutate::kManifestFileName);
-  if (fs::exists(manifest)) return mutate::read_manifest(manifest);
+  // The sample's parameters are kept beside it: a work directory shared by benchmarks of
+  // other --max/--seed samples again. A manifest without them (written by `dlfl mutate`)
+  // is used as it is.
+  const fs::path parameters = dir / "mutants" / "sample.txt";
+  const std::string sample = "max " + std::to_string(o.max) + " seed " + std::to_string(o.seed) + "\n";
+  if (fs::exists(manifest) && (!fs::exists(parameters) || read_text(parameters) == sample))
+    return mutate::read_manifest(manifest);
 #ifdef DLFL_HAVE_MUTATE
   mutate::MutateOptions m;
   m.build_dir = original_build;
@@ -83,6 +89,7 @@ std::vector<mutate::Mutant> sample_mutants(const Subject& s, const fs::path& ori
   if (o.log) o.log(s.name + ": " + std::to_string(chosen.size()) + " of " + std::to_string(all.size()) + " mutants");
   fs::create_directories(dir / "mutants");
   mutate::write_mutants(dir / "mutants", s.root, chosen);
+  write_text(parameters, sample);
   return chosen;
 #else
   (void)original_build;

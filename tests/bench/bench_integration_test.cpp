@@ -116,6 +116,20 @@ TEST_F(BenchPipeline, RunsResumesAndFeedsCompare) {
 
 // The per-test gcov backend, for users without the instrumenter: same pipeline, the
 // fixture built with --coverage and each test run alone.
+// A work directory shared by two benchmarks: the second one's --max gets its own sample,
+// not the first one's cached mutants.
+TEST_F(BenchPipeline, SharedWorkDirectorySamplesAgainForAnotherMax) {
+  dlfl::testing::TempDir dir("bench-shared-work");
+  const std::string common = "bench --subject " + subject.string() + " --seed 1 -j 1 -q --limit 1 --work " +
+                             (dir / "work").string();
+  const CliRun first = run(common + " --max 2 -o " + (dir / "out1").string(), dir.path());
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_THAT(first.err, HasSubstr("1 faults pending"));
+  const CliRun second = run(common + " --max 3 -o " + (dir / "out2").string(), dir.path());
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_THAT(second.err, HasSubstr("2 faults pending"));
+}
+
 TEST_F(BenchPipeline, GcovBackend) {
   dlfl::testing::TempDir dir("bench-gcov");
   std::string text = slurp(subject);

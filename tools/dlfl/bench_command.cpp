@@ -31,6 +31,7 @@ struct BenchCommandOptions {
   std::size_t max = 0;
   bool max_given = false;
   std::uint64_t seed = 0;
+  bool seed_given = false;  // --seed 0 is a seed like any other
   std::vector<std::string> formulas;
   std::size_t limit = 0;
   bool quiet = false;
@@ -87,7 +88,7 @@ void run_bench_command(const BenchCommandOptions& o) {
   }
   for (auto& s : options.config.subjects) {
     if (o.max_given) s.max = o.max;
-    if (o.seed) s.seed = o.seed;
+    if (o.seed_given) s.seed = o.seed;
   }
   if (o.jobs) options.config.jobs = o.jobs;
   if (!o.formulas.empty()) options.config.formulas = o.formulas;
@@ -148,7 +149,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("-j,--jobs", o->jobs, "Faults built and run at once, each in its own work tree");
   cmd->add_option("--max", o->max, "Mutants per subject, stratified over operators (0: all)")
       ->each([o](const std::string&) { o->max_given = true; });
-  cmd->add_option("--seed", o->seed, "Seed of the mutant sample (default: the benchmark file's, else 1)");
+  cmd->add_option("--seed", o->seed, "Seed of the mutant sample (default: the benchmark file's, else 1)")
+      ->each([o](const std::string&) { o->seed_given = true; });
   cmd->add_option("-f,--formula", o->formulas, "Formulas (default: the benchmark file's, else ochiai,dstar2,tarantula,barinel)")
       ->delimiter(',');
   cmd->add_option("--limit", o->limit, "Stop after N more faults (the rest stays pending for a later run)");
