@@ -206,6 +206,14 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
     } catch (const Error& e) {
       if (interrupted(c)) throw Error("interrupted");
       file.restore();
+      // The probe map or the worker's scratch space failing is the bench's problem, not
+      // the fault's: stop instead of storing a discard that a rerun would never retry.
+      // (Scratch: the worker's directory outside its source and build trees, where the
+      // snapshots go; errors naming the test binary in the build tree stay discards.)
+      const std::string where = e.file();
+      const bool in_worker = where.starts_with(tree.build.parent_path().string() + "/");
+      const bool in_trees = where.starts_with(tree.build.string() + "/") || where.starts_with(tree.source.string() + "/");
+      if (!where.empty() && (where == c.probe_map.string() || (in_worker && !in_trees))) throw;
       if (watchdog.expired())
         return discard("test timeout", "the tests ran longer than " + std::to_string(c.subject->fault_timeout.count()) + " s");
       return discard("tests fail to run", e.what());
