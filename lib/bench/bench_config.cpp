@@ -1,11 +1,10 @@
 // Reading benchmark files (include/dlfl/bench/bench_config.h).
 #include "dlfl/bench/bench_config.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
+#include "dlfl/bench/work_tree.h"  // read_text
 #include "dlfl/error.h"
 
 namespace dlfl::bench {
@@ -70,11 +69,7 @@ BenchConfig parse_bench_config(std::string_view text, const std::filesystem::pat
 
 BenchConfig read_bench_config(const std::filesystem::path& file) {
   const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
-  std::ifstream in(absolute, std::ios::binary);
-  if (!in) throw Error(file.string(), 0, "cannot read the benchmark file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_bench_config(text.str(), absolute);
+  return parse_bench_config(read_text(absolute), absolute);
 }
 
 }  // namespace dlfl::bench

@@ -7,10 +7,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "dlfl/bench/work_tree.h"  // read_text
 #include "dlfl/error.h"
 
 namespace dlfl::bench {
@@ -97,12 +96,11 @@ ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) 
     throw Error(name, 0, why);
   }
   std::string text;
-  if (std::filesystem::exists(path_)) {
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) throw Error(name, 0, "cannot read the results store");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
+  try {
+    text = read_text(path_);  // exists: opened with O_CREAT above
+  } catch (...) {
+    ::close(fd_);
+    throw;
   }
   // A torn last line (killed mid-write) is dropped: that fault simply runs again.
   const std::size_t complete = text.empty() ? 0 : text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;

@@ -3,11 +3,10 @@
 
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
+#include "dlfl/bench/work_tree.h"  // read_text
 #include "dlfl/error.h"
 
 namespace dlfl::bench {
@@ -178,11 +177,7 @@ Subject parse_subject(std::string_view text, const std::filesystem::path& file) 
 
 Subject read_subject(const std::filesystem::path& file) {
   const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
-  std::ifstream in(absolute, std::ios::binary);
-  if (!in) throw Error(file.string(), 0, "cannot read the subject file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_subject(text.str(), absolute);
+  return parse_subject(read_text(absolute), absolute);
 }
 
 }  // namespace dlfl::bench
