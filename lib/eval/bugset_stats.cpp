@@ -7,6 +7,8 @@
 #include <numeric>
 #include <set>
 
+#include "dlfl/eval/bugset_candidates.h"
+
 namespace dlfl::eval {
 namespace {
 
@@ -103,6 +105,10 @@ BugsetStats bugset_stats(const std::vector<BugReport>& bugs) {
     stats.bugs_touching_cuda += cuda;
     if (native && !ground_truth(bug, native_only).empty()) ++stats.bugs_with_native_ground_truth;
     sizes.push_back(changed_line_count(bug));
+    const BugCandidacy candidacy = bug_candidacy(bug);
+    stats.bugs_with_native_fix += candidacy.native_change();
+    stats.bugs_touching_tests += candidacy.tests_touched();
+    stats.reproduction_candidates += candidacy.native_change() && candidacy.tests_touched();
 
     if (!bug.labels) continue;
     ++stats.labelled_bugs;

@@ -93,6 +93,7 @@ TEST_F(BugsetCommand, StatsOfAManifest) {
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_THAT(table.out, StartsWith("Bugs: 2 from 1 projects, 2 changed files\n"));
   EXPECT_THAT(table.out, HasSubstr("fixes of at most 10 lines: 2 of 2 (100.0%"));
+  EXPECT_THAT(table.out, HasSubstr("Reproduction candidates (dlfl bugset reproduce): 0 (0.0%)"));
   const RunResult bad = run_dlfl("bugset stats " + path("Denchmark_BRs/Generator/data/final_dataset/full/a+a/1.xml"));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, StartsWith("dlfl: error: "));
@@ -120,6 +121,10 @@ TEST(BugsetCommandReal, ImportsTheDenchmarkSnapshotWithLabels) {
   EXPECT_EQ(doc["bugs"], 4576);
   EXPECT_EQ(doc["projects"], 193);
   EXPECT_GT(doc["labelled_bugs"].get<int>(), 300);
+  // Measured on this snapshot: C/C++/CUDA fixed outside the tests and a test touched.
+  EXPECT_EQ(doc["reproduction"]["native_fix"], 835);
+  EXPECT_EQ(doc["reproduction"]["candidates"], 383);
+  EXPECT_EQ(doc["reproduction"]["cmake_checked"], false);
 }
 
 }  // namespace

@@ -2,12 +2,16 @@
 // the bug-set library (Denchmark importer, JSON-lines manifest, labels, statistics).
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
 #include "commands.h"
+#include "dlfl/bench/git_clone.h"
 #include "dlfl/error.h"
+#include "dlfl/eval/bugset_candidates.h"
 #include "dlfl/eval/bugset_labels.h"
 #include "dlfl/eval/bugset_manifest.h"
 #include "dlfl/eval/bugset_stats.h"
@@ -49,6 +53,7 @@ void run_import(const ImportOptions& o) {
 
 struct StatsOptions {
   std::string manifest;
+  std::string repos;  // clones: count the candidates with CMake at the root
   std::string format = "table";
   std::string output;
 };
@@ -81,6 +86,59 @@ void write_counts(std::ostream& out, const std::string& title, const std::map<st
     std::snprintf(line, sizeof line, "%7zu  %6s", n, percent(n, whole).c_str());
     out << "  " << name << std::string(width - name.size(), ' ') << line << '\n';
   }
+}
+
+// Reproduction candidates whose clone is under --repos and builds with CMake: the fix's
+// parent has a CMakeLists.txt at the root (the generic recipe of `bugset reproduce`).
+struct CMakeCandidates {
+  bool checked = false;
+  std::size_t with_cmake = 0;
+  std::size_t without_cmake = 0;
+  std::size_t no_clone = 0;       // candidates whose project has no usable clone
+  std::size_t missing_commit = 0;  // the fix (or its parent) is not in the clone
+};
+
+CMakeCandidates count_cmake_candidates(const std::vector<eval::BugReport>& bugs, const std::string& repos) {
+  CMakeCandidates c;
+  if (repos.empty()) return c;
+  c.checked = true;
+  std::map<std::string, std::optional<bench::GitClone>> clones;
+  for (const auto& bug : bugs) {
+    const eval::BugCandidacy candidacy = eval::bug_candidacy(bug);
+    if (!candidacy.native_change() || !candidacy.tests_touched()) continue;
+    auto it = clones.find(bug.project);
+    if (it == clones.end()) {
+      std::optional<bench::GitClone> clone;
+      try {
+        clone = bench::GitClone::find(repos, bug.project);
+      } catch (const Error& e) {
+        warn(e.what());
+      }
+      it = clones.emplace(bug.project, std::move(clone)).first;
+    }
+    if (!it->second) {
+      ++c.no_clone;
+      continue;
+    }
+    const auto parent = it->second->resolve(bug.fix_commit) ? it->second->parent(bug.fix_commit) : std::nullopt;
+    if (!parent) ++c.missing_commit;
+    else if (it->second->has_file(*parent, "CMakeLists.txt")) ++c.with_cmake;
+    else ++c.without_cmake;
+  }
+  return c;
+}
+
+void write_candidates_table(std::ostream& out, const eval::BugsetStats& s, const CMakeCandidates& c) {
+  out << "\nReproduction candidates (dlfl bugset reproduce): " << s.reproduction_candidates << " ("
+      << percent(s.reproduction_candidates, s.bugs) << ") with C/C++/CUDA changes outside the tests ("
+      << s.bugs_with_native_fix << ") and a test file touched by the fix (" << s.bugs_touching_tests << ")\n";
+  if (!c.checked) {
+    out << "  with CMake at the root: give --repos DIR (the clones) to check\n";
+    return;
+  }
+  out << "  with CMakeLists.txt at the root of the fix's parent: " << c.with_cmake << "; without: " << c.without_cmake
+      << "; fix not in the clone: " << c.missing_commit << "; no clone under the --repos directory: " << c.no_clone
+      << '\n';
 }
 
 void write_stats_table(std::ostream& out, const eval::BugsetStats& s) {
@@ -119,7 +177,7 @@ void write_stats_table(std::ostream& out, const eval::BugsetStats& s) {
   }
 }
 
-void write_stats_json(std::ostream& out, const eval::BugsetStats& s) {
+void write_stats_json(std::ostream& out, const eval::BugsetStats& s, const CMakeCandidates& c) {
   using json = nlohmann::ordered_json;
   const auto& f = s.fix_size;
   json histogram = json::array();
@@ -153,15 +211,30 @@ void write_stats_json(std::ostream& out, const eval::BugsetStats& s) {
                  {"bugs_per_dl_bug_type", s.bugs_per_dl_bug_type},
                  {"extrinsic_bugs", s.extrinsic_bugs},
                  {"intrinsic_bugs", s.intrinsic_bugs},
-                 {"extrinsic_disputed", s.extrinsic_disputed}};
+                 {"extrinsic_disputed", s.extrinsic_disputed},
+                 {"reproduction",
+                  {{"native_fix", s.bugs_with_native_fix},
+                   {"tests_touched", s.bugs_touching_tests},
+                   {"candidates", s.reproduction_candidates},
+                   {"cmake_checked", c.checked},
+                   {"with_cmake", c.with_cmake},
+                   {"without_cmake", c.without_cmake},
+                   {"missing_commit", c.missing_commit},
+                   {"no_clone", c.no_clone}}}};
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 void run_stats(const StatsOptions& o) {
-  const eval::BugsetStats stats = eval::bugset_stats(eval::read_manifest(o.manifest));
+  const auto bugs = eval::read_manifest(o.manifest);
+  const eval::BugsetStats stats = eval::bugset_stats(bugs);
+  const CMakeCandidates cmake = count_cmake_candidates(bugs, o.repos);
   write_output(o.output, [&](std::ostream& out) {
-    if (o.format == "json") write_stats_json(out, stats);
-    else write_stats_table(out, stats);
+    if (o.format == "json") {
+      write_stats_json(out, stats, cmake);
+      return;
+    }
+    write_stats_table(out, stats);
+    write_candidates_table(out, stats, cmake);
   });
 }
 
@@ -196,9 +269,12 @@ void add_bugset_command(CLI::App& app) {
   auto* stats = cmd->add_subcommand(
       "stats",
       "Describe a manifest: bugs per category and language, file types touched, fix sizes (share of\n"
-      "fixes of at most 10 changed lines), bugs touching C/C++/CUDA files, bugs per DL bug type.\n"
-      "Example: dlfl bugset stats manifest.jsonl --format json");
+      "fixes of at most 10 changed lines), bugs touching C/C++/CUDA files, bugs per DL bug type, and the\n"
+      "candidates of `dlfl bugset reproduce` (C/C++/CUDA fix outside the tests, a test touched by the fix;\n"
+      "with --repos, CMake at the root of the clone).\n"
+      "Example: dlfl bugset stats manifest.jsonl --repos ~/clones --format json");
   stats->add_option("MANIFEST", st->manifest, "Manifest (dlfl bugset import)")->required();
+  stats->add_option("--repos", st->repos, "Directory of the projects' git clones: count candidates with CMake at the root");
   stats->add_option("--format", st->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   stats->add_option("-o,--output", st->output, "Output file, written atomically (default: stdout)");
   stats->callback([st] { run_stats(*st); });

@@ -58,6 +58,12 @@ struct BugsetStats {
   // Bugs whose ground truth (default options) has a C/C++/CUDA item: the ones an
   // SBFL run over native code can localize at all.
   std::size_t bugs_with_native_ground_truth = 0;
+  // Reproduction (`dlfl bugset reproduce`, bugset_candidates.h): bugs whose fix changed
+  // native code outside the tests, bugs whose fix touched a test file, and both: the
+  // candidates (whether the project builds with CMake needs its clone).
+  std::size_t bugs_with_native_fix = 0;
+  std::size_t bugs_touching_tests = 0;
+  std::size_t reproduction_candidates = 0;
 
   // Labels (bugs with BugReport::labels only); by the annotators' agreed value.
   std::size_t labelled_bugs = 0;
