@@ -5,16 +5,12 @@
 #include <chrono>
 #include <exception>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
-#include "dlfl/bench/bench_summary.h"
-#include "dlfl/bench/bug_table.h"
 #include "dlfl/bench/results_store.h"
+#include "dlfl/bench/run_directory.h"
 #include "dlfl/bench/subject_setup.h"
 #include "dlfl/error.h"
-#include "dlfl/io/atomic_file.h"
 
 namespace dlfl::bench {
 namespace {
@@ -32,43 +28,6 @@ nlohmann::json fingerprint(const BenchConfig& config) {
   return {{"subjects", subjects}, {"formulas", config.formulas}, {"top_n", config.top_n}};
 }
 
-void check_configuration(const fs::path& file, const BenchConfig& config) {
-  const nlohmann::json wanted = fingerprint(config);
-  if (!fs::exists(file)) {
-    write_text(file, wanted.dump(2) + "\n");
-    return;
-  }
-  nlohmann::json stored;
-  try {
-    stored = nlohmann::json::parse(read_text(file));
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(file.string(), 0, std::string("not valid JSON: ") + e.what());
-  }
-  if (stored != wanted)
-    throw Error(file.string(), 0,
-                "the output directory holds results of another benchmark configuration (subjects, max, seed, "
-                "formulas or top N differ); choose another output directory or remove this one");
-}
-
-template <class Emit>
-void write_atomically(const fs::path& path, Emit emit) {
-  io::AtomicFile out(path);
-  emit(out.stream());
-  out.commit();
-}
-
-void write_outputs(const fs::path& out_dir, std::vector<FaultRecord> records, const BenchConfig& config,
-                   double seconds) {
-  std::sort(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
-  write_atomically(out_dir / std::string(kBugTableFileName),
-                   [&](std::ostream& out) { write_bug_table(out, records, config.top_n); });
-  write_atomically(out_dir / std::string(kDiscardedFileName),
-                   [&](std::ostream& out) { write_discarded_table(out, records); });
-  write_atomically(out_dir / std::string(kSummaryFileName), [&](std::ostream& out) {
-    write_summary(out, records, {.top_n = config.top_n, .wall_seconds = seconds});
-  });
-}
-
 }  // namespace
 
 BenchResult run_bench(const BenchOptions& o) {
@@ -81,7 +40,8 @@ BenchResult run_bench(const BenchOptions& o) {
   };
   fs::create_directories(o.out_dir);
   const fs::path work = o.work_dir.empty() ? o.out_dir / "work" : o.work_dir;
-  check_configuration(o.out_dir / std::string(kConfigFileName), o.config);
+  check_run_configuration(o.out_dir / std::string(kConfigFileName), fingerprint(o.config).dump(),
+                          "benchmark configuration (subjects, max, seed, formulas or top N differ)");
   ResultsStore store(o.out_dir / std::string(kResultsFileName));
 
   BenchResult result;
@@ -136,35 +96,24 @@ BenchResult run_bench(const BenchOptions& o) {
   });
   const std::size_t planned = o.limit ? std::min(o.limit, items.size()) : items.size();
 
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex error_mutex;
   std::exception_ptr error;
   if (!result.interrupted) {
     if (o.progress) o.progress->start(planned);
-    std::vector<std::thread> workers;
-    for (unsigned k = 0; k < jobs; ++k) {
-      workers.emplace_back([&, k] {
-        while (!stop && !interrupted()) {
-          const std::size_t i = next++;
-          if (i >= planned) return;
-          const PreparedSubject& p = subjects[items[i].subject];
-          try {
+    try {
+      run_workers(
+          jobs, planned,
+          [&](unsigned k, std::size_t i) {
+            const PreparedSubject& p = subjects[items[i].subject];
             const FaultRecord record =
                 run_fault(p.context, p.trees[k], *items[i].mutant, [&](const std::string& line) { log(line); });
             store.append(record);
-            if (o.progress) o.progress->fault_done(record.kept, record.key() + (record.kept ? ": kept" : ": " + record.reason));
-          } catch (...) {
-            if (interrupted()) return;
-            const std::lock_guard lock(error_mutex);
-            if (!error) error = std::current_exception();
-            stop = true;
-            return;
-          }
-        }
-      });
+            if (o.progress)
+              o.progress->fault_done(record.kept, record.key() + (record.kept ? ": kept" : ": " + record.reason));
+          },
+          o.interrupt);
+    } catch (...) {
+      error = std::current_exception();  // the outputs are written first
     }
-    for (auto& w : workers) w.join();
     if (o.progress) o.progress->finish();
   }
 
@@ -174,7 +123,7 @@ BenchResult run_bench(const BenchOptions& o) {
   for (const auto& p : subjects) result.pending += p.mutants.size();
   result.pending -= std::min(result.pending, result.records.size());
   result.seconds = elapsed();
-  write_outputs(o.out_dir, result.records, o.config, result.seconds);
+  write_run_outputs(o.out_dir, result.records, {.top_n = o.config.top_n, .wall_seconds = result.seconds});
   if (error) std::rethrow_exception(error);
   return result;
 }

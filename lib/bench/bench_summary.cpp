@@ -84,7 +84,7 @@ std::vector<eval::BugResult> bug_results(std::span<const FaultRecord> records, c
       b.first_rank = f.found ? f.first_rank : 0.0;
       b.rr = f.rr;
       b.ap = f.ap;
-      b.n_faulty = static_cast<double>(r.faulty_lines.size());
+      b.n_faulty = static_cast<double>(r.faulty_count());
       b.extra["exam"] = f.exam;
       for (std::size_t i = 0; i < top_n.size() && i < f.top.size(); ++i)
         b.extra["top" + std::to_string(top_n[i])] = f.top[i];
@@ -107,16 +107,17 @@ void write_summary(std::ostream& out, std::span<const FaultRecord> records, cons
       ++reasons[r.reason];
     }
   }
-  out << "dlfl bench: " << records.size() << " faults seeded, " << kept << " kept, " << records.size() - kept
-      << " discarded";
+  const bool real = options.real_bugs;
+  out << (real ? "dlfl bugset reproduce: " : "dlfl bench: ") << records.size()
+      << (real ? " bugs, " : " faults seeded, ") << kept << " kept, " << records.size() - kept << " discarded";
   if (options.wall_seconds > 0) out << ", " << collect::format_duration(options.wall_seconds) << " wall";
   out << "\n";
   std::string line;
   for (const auto& [subject, n] : kept_by_subject) line += (line.empty() ? "" : ", ") + subject + " " + std::to_string(n);
-  if (!line.empty()) out << "kept per subject: " << line << "\n";
+  if (!line.empty()) out << (real ? "kept per project: " : "kept per subject: ") << line << "\n";
   line.clear();
   for (const auto& [type, n] : kept_by_type) line += (line.empty() ? "" : ", ") + type + " " + std::to_string(n);
-  if (!line.empty()) out << "kept per bug type: " << line << "\n";
+  if (!line.empty()) out << (real ? "kept per DL bug type: " : "kept per bug type: ") << line << "\n";
   line.clear();
   for (const auto& [reason, n] : reasons) line += (line.empty() ? "" : ", ") + reason + " " + std::to_string(n);
   if (!line.empty()) out << "discarded: " << line << "\n";
@@ -125,7 +126,7 @@ void write_summary(std::ostream& out, std::span<const FaultRecord> records, cons
   out << "\nLine level; Top-N, EXAM, MAP, MRR under the average tie rule (expected values over the orders of a "
          "tie).\n\n";
   const eval::Comparison groups = comparison(records, options, false, true);
-  group_table(out, groups, options, "group");
+  group_table(out, groups, options, real ? "extrinsic" : "group");
 
   if (!groups.tests.empty()) {
     out << "\nDL against traditional faults (a = traditional; diff% = (a - b) / a x 100; two-sided Mann-Whitney "
@@ -140,8 +141,8 @@ void write_summary(std::ostream& out, std::span<const FaultRecord> records, cons
     }
   }
 
-  out << "\nBy bug type:\n\n";
-  group_table(out, comparison(records, options, true, false), options, "bug type");
+  out << (real ? "\nBy DL bug type:\n\n" : "\nBy bug type:\n\n");
+  group_table(out, comparison(records, options, true, false), options, real ? "DL bug type" : "bug type");
 }
 
 }  // namespace dlfl::bench

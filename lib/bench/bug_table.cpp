@@ -30,7 +30,7 @@ void write_bug_table(std::ostream& out, std::span<const FaultRecord> records, co
     for (const auto& f : r.results) {
       out << cell(r.subject) << ',' << cell(r.key()) << ',' << cell(f.formula) << ',' << r.group << ',' << r.kind << ','
           << r.bug_type << ',' << cell(r.op) << ',' << cell(r.file) << ',' << r.line << ',' << cell(r.function) << ','
-          << r.faulty_lines.size() << ',' << number(f.first_rank) << ',' << number(f.first_rank_best) << ','
+          << r.faulty_count() << ',' << number(f.first_rank) << ',' << number(f.first_rank_best) << ','
           << number(f.first_rank_worst) << ',' << number(f.rr) << ',' << number(f.ap) << ',' << number(f.exam);
       for (std::size_t i = 0; i < top_n.size(); ++i) out << ',' << number(i < f.top.size() ? f.top[i] : 0.0);
       out << ',' << r.elements << ',' << r.tests << ',' << r.failing << '\n';
@@ -39,11 +39,11 @@ void write_bug_table(std::ostream& out, std::span<const FaultRecord> records, co
 }
 
 void write_discarded_table(std::ostream& out, std::span<const FaultRecord> records) {
-  out << "project,bug,bug_type,operator,file,line,reason\n";
+  out << "project,bug,bug_type,operator,file,line,reason,detail\n";
   for (const auto& r : records)
     if (!r.kept)
       out << cell(r.subject) << ',' << cell(r.key()) << ',' << r.bug_type << ',' << cell(r.op) << ',' << cell(r.file)
-          << ',' << r.line << ',' << cell(r.reason) << '\n';
+          << ',' << r.line << ',' << cell(r.reason) << ',' << cell(r.detail) << '\n';
 }
 
 }  // namespace dlfl::bench

@@ -162,6 +162,7 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
   auto discard = [&](const std::string& reason, const std::string& detail) {
     r.kept = false;
     r.reason = reason;
+    r.detail = detail;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // The progress line names the fault and reason; the log adds what only it knows.
     if (log && !detail.empty()) log(r.key() + ": " + reason + ": " + detail);

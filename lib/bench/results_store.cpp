@@ -39,6 +39,11 @@ std::string record_to_json(const FaultRecord& r) {
                        {"ap", f.ap},
                        {"top", f.top}});
   j["results"] = std::move(results);
+  // Written only when set, so the records of `dlfl bench` keep their shape.
+  if (!r.faulty.empty()) j["faulty"] = r.faulty;
+  if (!r.failing_tests.empty()) j["failing_tests"] = r.failing_tests;
+  if (!r.fix_tests.empty()) j["fix_tests"] = r.fix_tests;
+  if (!r.detail.empty()) j["detail"] = r.detail;
   return j.dump();
 }
 
@@ -76,6 +81,10 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
       f.at("top").get_to(fr.top);
       r.results.push_back(std::move(fr));
     }
+    if (const auto it = j.find("faulty"); it != j.end()) it->get_to(r.faulty);
+    if (const auto it = j.find("failing_tests"); it != j.end()) it->get_to(r.failing_tests);
+    if (const auto it = j.find("fix_tests"); it != j.end()) it->get_to(r.fix_tests);
+    if (const auto it = j.find("detail"); it != j.end()) it->get_to(r.detail);
     if (r.subject.empty() || r.fault.empty()) throw Error(source, line_number, "a record without subject or fault");
     return r;
   } catch (const json::exception& e) {

@@ -24,6 +24,10 @@ std::vector<eval::BugResult> bug_results(std::span<const FaultRecord> records, c
 struct SummaryOptions {
   std::vector<std::uint64_t> top_n{1, 3, 5, 10};
   double wall_seconds = 0;  // shown in the header line when > 0
+  // Real bugs (`dlfl bugset reproduce`) rather than seeded faults: the header counts
+  // bugs, kept bugs are counted per project, and the group and bug type are the bug
+  // set's labels (extrinsic or not; the DL bug type).
+  bool real_bugs = false;
 };
 
 // Writes the summary. With no kept fault only the counts are written.

@@ -22,7 +22,7 @@ namespace dlfl::bench {
 // `top_n` names the top columns (the run's top N list, as each FormulaResult::top).
 void write_bug_table(std::ostream& out, std::span<const FaultRecord> records, const std::vector<std::uint64_t>& top_n);
 
-// Discarded faults, one row each: project,bug,bug_type,operator,file,line,reason.
+// Discarded faults, one row each: project,bug,bug_type,operator,file,line,reason,detail.
 void write_discarded_table(std::ostream& out, std::span<const FaultRecord> records);
 
 }  // namespace dlfl::bench

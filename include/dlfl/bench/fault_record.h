@@ -37,15 +37,23 @@ struct FaultRecord {
   // the nearest element line above the edit in the same function (the line of the
   // statement the edit continues), when no mutated line is one.
   std::vector<std::uint32_t> faulty_lines;
+  // Real bugs (`dlfl bugset reproduce`): their faults span files, so they are listed as
+  // ground-truth items ("file:LINE", "file", eval/ground_truth.h) and faulty_lines stays
+  // empty; `file`, `line` and `function` then name the first item.
+  std::vector<std::string> faulty;
+  std::vector<std::string> failing_tests;  // real bugs: the fail-to-pass tests
+  std::vector<std::string> fix_tests;      // real bugs: test files taken from the fix
 
   bool kept = false;
   std::string reason;  // why discarded: "build fails", "no test fails", ...
+  std::string detail;  // what else is known about a discard (a compiler error line); may be empty
   std::size_t tests = 0, failing = 0, elements = 0;
   double seconds = 0;  // wall time of this fault (apply, build, run, rank)
   std::vector<FormulaResult> results;  // when kept, one per formula in the run's order
 
   // "subject#fault": the bug id of the per-bug table and the key of the store.
   std::string key() const { return subject + "#" + fault; }
+  std::size_t faulty_count() const noexcept { return faulty.empty() ? faulty_lines.size() : faulty.size(); }
 };
 
 }  // namespace dlfl::bench
