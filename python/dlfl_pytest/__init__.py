@@ -1,0 +1,310 @@
+"""dlfl_pytest: per-test spectra of a pytest run, Python and C++ lines together.
+
+Load it with `pytest -p dlfl_pytest --dlfl-out DIR` (this directory on PYTHONPATH; see
+python/README.md). For every test it
+
+* brackets the test for dlfl's C++ runtime (libdlfl_rt through ctypes, as
+  examples/pytest_conftest did), so an extension built from a `dlfl instrument` tree records
+  the C++ lines of each test in DIR/rt-WORKER.map;
+* records the Python lines of the packages named with --dlfl-cov (coverage.py, one dynamic
+  context per test: its node id) and writes DIR/coverage.json (`coverage json
+  --show-contexts`) at the end;
+* records each run's outcome (--dlfl-repeat N runs every test N times: a test failing k of
+  N runs has failure weight k/N) and the test's extrinsic conditions: its parametrize
+  values (`dtype=float16`, `device=cuda`) and the environment variables named with
+  --dlfl-extrinsic-env; they go to DIR/pytest-run.json with a function table of the
+  measured Python files (coverage.py's JSON has no functions).
+
+Works under pytest-xdist: each worker writes its own runtime snapshot and coverage data,
+the controller merges. Then:
+
+    dlfl collect --pytest-run DIR [--probe-map instr/dlfl-probes.map] -o sfl.dlfl
+"""
+import ast
+import ctypes
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+RT_PASSED, RT_FAILED, RT_SKIPPED = 0, 1, 2  # dlfl_rt.h
+REPORT_NAME = "pytest-run.json"
+COVERAGE_JSON_NAME = "coverage.json"
+REPORT_VERSION = 1
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("dlfl", "dlfl spectra (per-test Python and C++ coverage)")
+    group.addoption("--dlfl-out", metavar="DIR", default=None,
+                    help="write the run's spectrum data to DIR (turns the plugin on)")
+    group.addoption("--dlfl-cov", metavar="PKG", action="append", default=[],
+                    help="measure this package or directory with coverage.py, per test (repeatable)")
+    group.addoption("--dlfl-repeat", metavar="N", type=int, default=1,
+                    help="run every test N times; a test failing k of N runs has failure weight k/N")
+    group.addoption("--dlfl-extrinsic-env", metavar="NAME", action="append", default=[],
+                    help="record the value of this environment variable as an extrinsic element "
+                         "NAME=value of every test (repeatable)")
+    group.addoption("--dlfl-rt-lib", metavar="SO", default=None,
+                    help="libdlfl_rt.so to bracket tests for C++ coverage (default: $DLFL_RT_LIB, else "
+                         "`dlfl config --lib-dir`; none found: Python coverage only)")
+    group.addoption("--dlfl-no-runtime", action="store_true", default=False,
+                    help="do not load libdlfl_rt (Python coverage only)")
+
+
+def pytest_configure(config):
+    out = config.getoption("dlfl_out")
+    if not out:
+        return
+    if config.getoption("dlfl_repeat") < 1:
+        raise pytest.UsageError("--dlfl-repeat must be at least 1")
+    config.pluginmanager.register(DlflPlugin(config, os.path.abspath(out)), "dlfl_pytest_plugin")
+
+
+def _worker_id(config):
+    workerinput = getattr(config, "workerinput", None)
+    return workerinput["workerid"] if workerinput else None
+
+
+def _is_xdist_controller(config):
+    return _worker_id(config) is None and getattr(config.option, "dist", "no") != "no"
+
+
+def extrinsic_value(value):
+    """How a parametrize value is named in an extrinsic element: `float16` for
+    torch.float16, the string itself, repr() of numbers, else the object's name or type."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return value
+    text = str(value)
+    if type(value).__module__.startswith("torch") and text.startswith("torch."):
+        return text[len("torch."):]  # torch.float16, torch.device stay readable
+    if isinstance(value, (tuple, list)) and len(text) <= 40:
+        return text.replace(" ", "")
+    name = getattr(value, "__name__", None)
+    return name if name else type(value).__name__
+
+
+def extrinsic_labels(item, env_names):
+    """The extrinsic elements of a test: `name=value` per parametrize argument (the value's
+    pytest id when it has one, e.g. `dtype=float32`), then `NAME=value` per named
+    environment variable (`NAME=` when unset)."""
+    labels = []
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        for name, value in callspec.params.items():
+            labels.append("%s=%s" % (name, extrinsic_value(value)))
+    for name in env_names:
+        labels.append("%s=%s" % (name, os.environ.get(name, "")))
+    return labels
+
+
+def function_table(path):
+    """[[first_line, last_line, qualname], ...] of the functions of a Python file, from its
+    AST (decorators included in the range); [] when it does not parse."""
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(), filename=path)
+    except (OSError, SyntaxError, ValueError):
+        return []
+    table = []
+
+    def visit(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                first = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                if not isinstance(child, ast.ClassDef):
+                    table.append([first, child.end_lineno, name])
+                visit(child, name + ("." if isinstance(child, ast.ClassDef) else ".<locals>."))
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return sorted(table)
+
+
+class Runtime:
+    """libdlfl_rt through ctypes: one slot per test run, named by the node id."""
+
+    def __init__(self, path):
+        # RTLD_GLOBAL, loaded before any instrumented extension: the extension's dependency
+        # on libdlfl_rt.so then binds to this instance (one map, one snapshot file).
+        self.lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+        self.lib.dlfl_rt_begin_test.argtypes = [ctypes.c_char_p]
+        self.lib.dlfl_rt_begin_test.restype = ctypes.c_int
+        self.lib.dlfl_rt_end_test.argtypes = [ctypes.c_int]
+        self.lib.dlfl_rt_end_test.restype = ctypes.c_int
+
+    def begin(self, name):
+        self.lib.dlfl_rt_begin_test(name.encode("utf-8"))
+
+    def end(self, outcome):
+        self.lib.dlfl_rt_end_test(outcome)
+
+
+def find_runtime(config):
+    if config.getoption("dlfl_no_runtime"):
+        return None
+    path = config.getoption("dlfl_rt_lib") or os.environ.get("DLFL_RT_LIB")
+    if not path:
+        dlfl = shutil.which("dlfl")
+        if not dlfl:
+            return None
+        r = subprocess.run([dlfl, "config", "--lib-dir"], capture_output=True, text=True)
+        if r.returncode != 0:
+            return None
+        path = os.path.join(r.stdout.strip(), "libdlfl_rt.so")
+    if not os.path.exists(path):
+        raise pytest.UsageError("dlfl_pytest: the runtime library %s does not exist" % path)
+    return path
+
+
+class DlflPlugin:
+    def __init__(self, config, out):
+        self.config = config
+        self.out = out
+        self.worker = _worker_id(config)
+        self.controller = _is_xdist_controller(config)
+        self.repeat = config.getoption("dlfl_repeat")
+        self.env_names = config.getoption("dlfl_extrinsic_env")
+        self.tests = {}  # node id -> {"runs": [outcome...], "extrinsic": [...]}, in report order
+        self.coverage = None
+        self.runtime = None
+        if self.worker is None:
+            os.makedirs(out, exist_ok=True)
+            # Data of an earlier run in the same directory would be merged into this one.
+            for name in os.listdir(out):
+                if name.startswith(("rt-", ".coverage")) or name in (REPORT_NAME, COVERAGE_JSON_NAME):
+                    os.remove(os.path.join(out, name))
+        if self.controller:
+            return  # the workers run the tests
+        suffix = self.worker or "main"
+        rt_path = find_runtime(config)
+        if rt_path:
+            os.environ["DLFL_RT_FILE"] = os.path.join(out, "rt-%s.map" % suffix)
+            self.runtime = Runtime(rt_path)
+        sources = config.getoption("dlfl_cov")
+        if sources:
+            import coverage
+            self.coverage = coverage.Coverage(data_file=os.path.join(out, ".coverage." + suffix), source=sources,
+                                              branch=False, config_file=False)
+            self.coverage.start()
+
+    # --- running the tests -------------------------------------------------------------
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        from _pytest.runner import runtestprotocol
+        item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+        labels = extrinsic_labels(item, self.env_names)
+        for run in range(self.repeat):
+            if run:
+                item._initrequest()  # fresh fixture values for the rerun, as pytest-rerunfailures does
+            item._dlfl_outcome = RT_PASSED
+            item._dlfl_labels = labels
+            if self.coverage:
+                self.coverage.switch_context(item.nodeid)
+            if self.runtime:
+                self.runtime.begin(item.nodeid)
+            # Each run tears its function-scoped fixtures down (and, for the last test of a
+            # module, the module's: a rerun sets them up again).
+            runtestprotocol(item, nextitem=nextitem, log=True)
+            if self.runtime:
+                self.runtime.end(item._dlfl_outcome)
+            if self.coverage:
+                self.coverage.switch_context("")
+        item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+        return True
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        worst = getattr(item, "_dlfl_outcome", RT_PASSED)
+        if report.failed:
+            worst = RT_FAILED
+        elif report.skipped and worst == RT_PASSED:
+            worst = RT_SKIPPED
+        item._dlfl_outcome = worst
+        if report.when == "teardown":
+            # Carried to the xdist controller with the report.
+            report.user_properties.append(("dlfl", {"outcome": worst, "extrinsic": getattr(item, "_dlfl_labels", [])}))
+
+    def pytest_runtest_logreport(self, report):
+        if report.when != "teardown":
+            return
+        # The item's properties may hold the entries of earlier runs: the last one is this run's.
+        mine = [value for key, value in report.user_properties if key == "dlfl"]
+        if mine:
+            test = self.tests.setdefault(report.nodeid, {"runs": [], "extrinsic": mine[-1]["extrinsic"]})
+            test["runs"].append(["passed", "failed", "skipped"][mine[-1]["outcome"]])
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if self.worker is not None:
+            return
+        flaky = [(name, t["runs"]) for name, t in self.tests.items()
+                 if "failed" in t["runs"] and "passed" in t["runs"]]
+        if flaky:
+            terminalreporter.section("dlfl: flaky tests (failed k of N runs)")
+            for name, runs in flaky:
+                counted = [r for r in runs if r != "skipped"]
+                terminalreporter.line("%s  %d/%d" % (name, counted.count("failed"), len(counted)))
+        terminalreporter.line("dlfl: %d tests x %d runs recorded in %s" % (len(self.tests), self.repeat, self.out))
+
+    # --- the end of the run --------------------------------------------------------------
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session):
+        # Before xdist's worker tells the controller it finished: the data must be on disk.
+        if self.coverage:
+            self.coverage.stop()
+            self.coverage.save()
+        if self.worker is None:
+            self.write_outputs()
+
+    def write_outputs(self):
+        measured = {}
+        if self.config.getoption("dlfl_cov"):
+            measured = self.write_coverage_json()
+        report = {
+            "format": "dlfl-pytest-run",
+            "version": REPORT_VERSION,
+            "root": os.getcwd(),
+            "repeat": self.repeat,
+            "extrinsic_env": self.env_names,
+            "coverage_json": COVERAGE_JSON_NAME if measured else None,
+            "tests": [{"name": name, "runs": t["runs"], "extrinsic": t["extrinsic"]} for name, t in self.tests.items()],
+            "functions": {path: function_table(os.path.join(os.getcwd(), path)) for path in sorted(measured or {})},
+        }
+        write_atomically(os.path.join(self.out, REPORT_NAME), json.dumps(report, indent=1) + "\n")
+
+    def write_coverage_json(self):
+        """Combines the per-process coverage data into coverage.json (with contexts);
+        returns its file names (as coverage.py wrote them), or None when nothing was measured."""
+        import coverage
+        cov = coverage.Coverage(data_file=os.path.join(self.out, ".coverage"), config_file=False)
+        cov.combine(data_paths=[self.out], keep=True)
+        cov.save()
+        cov.load()
+        if not cov.get_data().measured_files():
+            sys.stderr.write("dlfl_pytest: warning: coverage.py measured no file of %s\n"
+                             % ", ".join(self.config.getoption("dlfl_cov")))
+            return None
+        target = os.path.join(self.out, COVERAGE_JSON_NAME)
+        tmp = target + ".tmp"
+        cov.json_report(outfile=tmp, show_contexts=True)
+        os.replace(tmp, target)
+        with open(target) as f:
+            return list(json.load(f).get("files", {}))
+
+
+def write_atomically(path, text):
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
