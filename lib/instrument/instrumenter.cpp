@@ -9,17 +9,17 @@
 
 #include <algorithm>
 #include <set>
+#include <thread>
 
 #include "cuda_args.h"
 #include "dlfl/error.h"
-#include "probe_planner.h"
+#include "parse_units.h"
 #include "rewrite.h"
 
 namespace dlfl::instrument {
 namespace {
 
 namespace fs = std::filesystem;
-using detail::PlanSet;
 
 fs::path canonical_or_absolute(const fs::path& p) {
   std::error_code ec;
@@ -106,6 +106,33 @@ void copy_tree(const fs::path& root, const fs::path& out_dir, const fs::path& bu
   }
 }
 
+// Clang errors stop the run (unless --allow-errors): a unit parsed with errors may miss
+// statements. #includes that are not found come first, in one line: on a tree that was
+// never built they are its generated headers (protobuf's *.pb.h, configured headers), and
+// every unit that includes one fails the same way.
+[[noreturn]] void report_failures(const std::vector<detail::FailedUnit>& failed, std::size_t units,
+                                  const fs::path& build_dir) {
+  std::size_t missing = 0;
+  const detail::MissingInclude* first = nullptr;
+  for (const auto& f : failed) {
+    if (f.missing.empty()) continue;
+    ++missing;
+    if (!first) first = &f.missing.front();
+  }
+  if (first)
+    throw Error(build_dir.string(), 0,
+                std::to_string(missing) + " of " + std::to_string(units) +
+                    " translation units include headers that do not exist, e.g. '" + first->header + "'" +
+                    (first->included_from.empty() ? "" : " (" + first->included_from + ")") +
+                    ": generated headers are missing; build the tree once (e.g. cmake --build " + build_dir.string() +
+                    ") and instrument again");
+  for (const auto& f : failed) llvm::errs() << f.messages;
+  llvm::errs().flush();
+  throw Error("clang reported errors in " + std::to_string(failed.size()) + " of " + std::to_string(units) +
+              " translation units (see above; --allow-errors rewrites them anyway): " + failed.front().file +
+              (failed.size() > 1 ? " and " + std::to_string(failed.size() - 1) + " more" : ""));
+}
+
 }  // namespace
 
 InstrumentResult instrument(const InstrumentOptions& o) {
@@ -146,36 +173,32 @@ InstrumentResult instrument(const InstrumentOptions& o) {
     return o.headers || units.count(real) > 0;
   };
 
-  clang::tooling::ClangTool tool(*db, sources);
   const detail::CudaStubDirectory stubs;
   const std::vector<std::string> extra = o.extra_args;
-  tool.appendArgumentsAdjuster([extra, &stubs](const clang::tooling::CommandLineArguments& args, llvm::StringRef file) {
-    clang::tooling::CommandLineArguments out = detail::is_cuda_command(args, file.str())
-                                                   ? detail::clang_cuda_args(args, file.str(), stubs.path())
-                                                   : args;
-    // The resource directory of the clang 14 we link (builtin headers such as stddef.h):
-    // the default would be looked up next to the dlfl executable.
-    out.insert(out.begin() + 1, {"-resource-dir", DLFL_CLANG_RESOURCE_DIR, "-w"});
-    out.insert(out.end(), extra.begin(), extra.end());
-    return out;
-  });
-  tool.appendArgumentsAdjuster(clang::tooling::getClangStripOutputAdjuster());
-  tool.appendArgumentsAdjuster(clang::tooling::getClangStripDependencyFileAdjuster());
-  tool.appendArgumentsAdjuster(clang::tooling::getClangSyntaxOnlyAdjuster());
+  const std::string stub_dir = stubs.path();
+  const clang::tooling::ArgumentsAdjuster adjust = clang::tooling::combineAdjusters(
+      clang::tooling::combineAdjusters(
+          [extra, stub_dir](const clang::tooling::CommandLineArguments& args, llvm::StringRef file) {
+            clang::tooling::CommandLineArguments out = detail::is_cuda_command(args, file.str())
+                                                           ? detail::clang_cuda_args(args, file.str(), stub_dir)
+                                                           : args;
+            // The resource directory of the clang 14 we link (builtin headers such as
+            // stddef.h): the default would be looked up next to the dlfl executable.
+            out.insert(out.begin() + 1, {"-resource-dir", DLFL_CLANG_RESOURCE_DIR, "-w"});
+            out.insert(out.end(), extra.begin(), extra.end());
+            return out;
+          },
+          clang::tooling::getClangStripOutputAdjuster()),
+      clang::tooling::combineAdjusters(clang::tooling::getClangStripDependencyFileAdjuster(),
+                                       clang::tooling::getClangSyntaxOnlyAdjuster()));
 
-  PlanSet plans;
-  detail::ParseFailures failures;
-  log("instrumenting " + std::to_string(sources.size()) + " translation units under " + root.string());
-  const auto factory = detail::make_planner_factory(config, plans, failures);
-  const int status = tool.run(factory.get());
-  if (!failures.files.empty() && !o.allow_errors) {
-    std::string list;
-    for (const auto& f : failures.files) list += "\n  " + f;
-    throw Error("clang reported errors in " + std::to_string(failures.files.size()) +
-                " translation unit(s) (see above; --allow-errors rewrites them anyway):" + list);
-  }
-  if (status != 0 && failures.files.empty() && !o.allow_errors)
-    throw Error("clang could not process every translation unit (see the messages above)");
+  const unsigned jobs = static_cast<unsigned>(
+      std::min<std::size_t>(o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency()), sources.size()));
+  log("instrumenting " + std::to_string(sources.size()) + " translation units under " + root.string() + " (" +
+      std::to_string(jobs) + (jobs == 1 ? " job)" : " jobs)"));
+  detail::ParsedUnits parsed = detail::parse_units(*db, sources, config, adjust, jobs, o.log);
+  if (!parsed.failed.empty() && !o.allow_errors) report_failures(parsed.failed, sources.size(), build_dir);
+  const detail::PlanSet& plans = parsed.plans;
 
   fs::create_directories(out_dir);
   const ProbeMap map = detail::build_probe_map(plans, root);

@@ -38,6 +38,8 @@ struct PlannedProbe {
 class PlanSet {
  public:
   void add(const std::string& file, PlannedProbe probe);
+  // Adds every probe of `other` (left empty); the same result in any order of merging.
+  void merge(PlanSet&& other);
   const std::map<std::string, std::map<std::uint32_t, PlannedProbe>>& files() const { return files_; }
   std::uint32_t skipped_functions = 0;
 

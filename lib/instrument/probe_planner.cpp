@@ -454,41 +454,31 @@ class PlannerConsumer : public ASTConsumer {
 
 class PlannerAction : public ASTFrontendAction {
  public:
-  PlannerAction(const PlannerConfig& config, PlanSet& plans, ParseFailures& failures)
-      : config_(config), plans_(plans), failures_(failures) {}
+  PlannerAction(const PlannerConfig& config, PlanSet& plans) : config_(config), plans_(plans) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, llvm::StringRef) override {
     return std::make_unique<PlannerConsumer>(config_, plans_);
   }
-  void EndSourceFileAction() override {
-    if (getCompilerInstance().getDiagnostics().hasErrorOccurred()) failures_.files.push_back(getCurrentFile().str());
-  }
 
  private:
   const PlannerConfig& config_;
   PlanSet& plans_;
-  ParseFailures& failures_;
 };
 
 class PlannerFactory : public tooling::FrontendActionFactory {
  public:
-  PlannerFactory(const PlannerConfig& config, PlanSet& plans, ParseFailures& failures)
-      : config_(config), plans_(plans), failures_(failures) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<PlannerAction>(config_, plans_, failures_);
-  }
+  PlannerFactory(const PlannerConfig& config, PlanSet& plans) : config_(config), plans_(plans) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<PlannerAction>(config_, plans_); }
 
  private:
   const PlannerConfig& config_;
   PlanSet& plans_;
-  ParseFailures& failures_;
 };
 
 }  // namespace
 
-std::unique_ptr<tooling::FrontendActionFactory> make_planner_factory(const PlannerConfig& config, PlanSet& plans,
-                                                                     ParseFailures& failures) {
-  return std::make_unique<PlannerFactory>(config, plans, failures);
+std::unique_ptr<tooling::FrontendActionFactory> make_planner_factory(const PlannerConfig& config, PlanSet& plans) {
+  return std::make_unique<PlannerFactory>(config, plans);
 }
 
 }  // namespace dlfl::instrument::detail

@@ -2,8 +2,6 @@
 #pragma once
 
 #include <memory>
-#include <string>
-#include <vector>
 
 #include "probe_plan.h"
 
@@ -13,15 +11,11 @@ class FrontendActionFactory;
 
 namespace dlfl::instrument::detail {
 
-// Translation units whose parse reported errors (main file paths), filled by the action.
-struct ParseFailures {
-  std::vector<std::string> files;
-};
-
 // Creates actions that walk each parsed translation unit and add its probes to `plans`.
-// Both objects must outlive the factory.
+// Both objects must outlive the factory. Parse errors are the caller's to watch (the
+// diagnostics consumer of its tool): a unit with errors still adds the probes of the AST
+// clang recovered.
 std::unique_ptr<clang::tooling::FrontendActionFactory> make_planner_factory(const PlannerConfig& config,
-                                                                            PlanSet& plans,
-                                                                            ParseFailures& failures);
+                                                                            PlanSet& plans);
 
 }  // namespace dlfl::instrument::detail

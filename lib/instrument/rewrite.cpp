@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "dlfl/error.h"
 
@@ -97,12 +98,17 @@ std::string rewrite_source(const std::string& original, const std::string& origi
 
   char map_id[32];
   std::snprintf(map_id, sizeof map_id, "0x%016llxull", static_cast<unsigned long long>(map.id));
-  std::string out = "#define DLFL_RT_PROBE_COUNT " + std::to_string(map.probe_count) + "\n#define DLFL_RT_MAP_ID " +
-                    map_id + "\n#include <dlfl_rt/probe.h>\n#line 1 " + c_string_literal(original_path) + "\n";
+  // A UTF-8 byte-order mark stays the first bytes of the file: compilers skip it only
+  // there (elsewhere it is "an extended character not valid in an identifier").
+  const std::string_view bom = "\xEF\xBB\xBF";
+  const std::size_t head = std::string_view(original).starts_with(bom) ? bom.size() : 0;
+  std::string out = original.substr(0, head) + "#define DLFL_RT_PROBE_COUNT " + std::to_string(map.probe_count) +
+                    "\n#define DLFL_RT_MAP_ID " + map_id + "\n#include <dlfl_rt/probe.h>\n#line 1 " +
+                    c_string_literal(original_path) + "\n";
   out.reserve(original.size() + out.size() + insertions.size() * 24);
-  std::size_t copied = 0;
+  std::size_t copied = head;
   for (const auto& ins : insertions) {
-    if (ins.offset > original.size()) throw Error(original_path, 0, "probe offset past the end of the file");
+    if (ins.offset > original.size() || ins.offset < head) throw Error(original_path, 0, "probe offset outside the file");
     out.append(original, copied, ins.offset - copied);
     out += ins.text;
     copied = ins.offset;

@@ -3,8 +3,6 @@
 // every probed line against the `//@` markers in the sources: which scenarios reach it.
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include "dlfl/instrument/instrumenter.h"
 #include "instrument_test_support.h"
 
@@ -25,27 +23,6 @@ void PrintTo(const Case& c, std::ostream* os) {
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return std::string(info.param.granularity == instrument::Granularity::block ? "block" : "statement") + "_" +
          (std::string(info.param.compiler) == "g++" ? "gcc" : "clang");
-}
-
-// file → line → expected scenarios, from `//@ a b` (and `|block c d` for block probes).
-std::map<std::string, std::map<std::uint32_t, std::set<std::string>>> markers(const fs::path& dir, bool block) {
-  std::map<std::string, std::map<std::uint32_t, std::set<std::string>>> out;
-  for (const char* name : {"constructs.h", "constructs.cpp"}) {
-    std::istringstream in(slurp(dir / name));
-    std::string text;
-    for (std::uint32_t line = 1; std::getline(in, text); ++line) {
-      const auto at = text.find("//@");
-      if (at == std::string::npos) continue;
-      std::string spec = text.substr(at + 3);
-      if (const auto bar = spec.find("|block"); bar != std::string::npos)
-        spec = block ? spec.substr(bar + 6) : spec.substr(0, bar);
-      auto& names = out[name][line];
-      std::istringstream words(spec);
-      for (std::string w; words >> w;)
-        if (w != "-") names.insert(w);
-    }
-  }
-  return out;
 }
 
 class Constructs : public ::testing::TestWithParam<Case> {};
@@ -85,16 +62,8 @@ TEST_P(Constructs, EveryProbedLineIsReachedByExactlyItsScenarios) {
 
   const auto map = instrument::read_probe_map(result.probe_map);
   const auto actual = covered_lines(map, collect::read_runtime_snapshot(snapshot));
-  const auto expected = markers(src, c.granularity == instrument::Granularity::block);
-  for (const auto& [file, lines] : expected)
-    for (const auto& [line, names] : lines) {
-      ASSERT_TRUE(actual.count(file) && actual.at(file).count(line)) << file << ":" << line << " has no probe";
-      EXPECT_EQ(actual.at(file).at(line), names) << file << ":" << line;
-    }
-  for (const auto& [file, lines] : actual)
-    for (const auto& [line, names] : lines)
-      EXPECT_TRUE(expected.count(file) && expected.at(file).count(line))
-          << file << ":" << line << " is probed but has no //@ marker";
+  const auto expected = markers(src, {"constructs.h", "constructs.cpp"}, c.granularity == instrument::Granularity::block);
+  expect_coverage_matches_markers(actual, expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Instrument, Constructs,

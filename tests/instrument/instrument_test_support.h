@@ -2,6 +2,7 @@
 // running shell commands, and covered lines per test read back from a runtime snapshot.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -65,6 +66,45 @@ inline LineCoverage covered_lines(const instrument::ProbeMap& map, const collect
     for (const auto p : t.probes)
       for (const auto& [file, line] : lines_of_probe[p]) out[file][line].insert(t.name);
   return out;
+}
+
+// file → line → expected scenarios, from the `//@ a b` markers of `files` under `dir`
+// (`-`: no scenario; a `|block c d` part overrides the list for basic-block probes).
+inline LineCoverage markers(const fs::path& dir, const std::vector<std::string>& files, bool block) {
+  LineCoverage out;
+  for (const auto& name : files) {
+    std::istringstream in(slurp(dir / name));
+    std::string text;
+    for (std::uint32_t line = 1; std::getline(in, text); ++line) {
+      const auto at = text.find("//@");
+      if (at == std::string::npos) continue;
+      std::string spec = text.substr(at + 3);
+      if (const auto bar = spec.find("|block"); bar != std::string::npos)
+        spec = block ? spec.substr(bar + 6) : spec.substr(0, bar);
+      auto& names = out[name][line];
+      std::istringstream words(spec);
+      for (std::string w; words >> w;)
+        if (w != "-") names.insert(w);
+    }
+  }
+  return out;
+}
+
+// Every marked line is probed and reached by exactly its scenarios; every probed line is
+// marked.
+inline void expect_coverage_matches_markers(const LineCoverage& actual, const LineCoverage& expected) {
+  for (const auto& [file, lines] : expected)
+    for (const auto& [line, names] : lines) {
+      if (!actual.count(file) || !actual.at(file).count(line)) {
+        ADD_FAILURE() << file << ":" << line << " has no probe";
+        continue;
+      }
+      EXPECT_EQ(actual.at(file).at(line), names) << file << ":" << line;
+    }
+  for (const auto& [file, lines] : actual)
+    for (const auto& [line, names] : lines)
+      EXPECT_TRUE(expected.count(file) && expected.at(file).count(line))
+          << file << ":" << line << " is probed but has no //@ marker";
 }
 
 }  // namespace dlfl::testing

@@ -20,6 +20,7 @@ struct InstrumentCommandOptions {
   std::vector<std::string> exclude;
   std::vector<std::string> extra_args;
   std::string granularity = "statement";
+  unsigned jobs = 0;
   bool no_headers = false;
   bool no_copy = false;
   bool allow_errors = false;
@@ -39,6 +40,7 @@ void run_instrument(const InstrumentCommandOptions& o) {
   options.headers = !o.no_headers;
   options.copy_tree = !o.no_copy;
   options.allow_errors = o.allow_errors;
+  options.jobs = o.jobs;
   if (!o.quiet) options.log = [](std::string_view line) { std::cerr << "dlfl: " << line << '\n'; };
   const auto result = instrument::instrument(options);
   if (!o.quiet && result.skipped_functions)
@@ -77,6 +79,9 @@ void add_instrument_command(CLI::App& app) {
       ->check(CLI::IsMember({"statement", "block"}));
   cmd->add_option("-x,--exclude", o->exclude, "Never rewrite files whose path under --root contains this text (repeatable)");
   cmd->add_option("--extra-arg", o->extra_args, "Extra argument for clang's parse of every unit (repeatable)");
+  cmd->add_option("-j,--jobs", o->jobs,
+                  "Translation units parsed in parallel (default: hardware threads); the output is the same for any N")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-headers", o->no_headers, "Only rewrite the translation units, not the headers they include");
   cmd->add_flag("--no-copy", o->no_copy, "Only write rewritten files, not a copy of the rest of the tree");
   cmd->add_flag("--allow-errors", o->allow_errors, "Rewrite units even when clang reports errors in them");

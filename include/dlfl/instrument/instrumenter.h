@@ -43,6 +43,9 @@ struct InstrumentOptions {
   // rewritten from the AST clang recovered, which may miss statements).
   bool allow_errors = false;
   std::vector<std::string> extra_args;  // appended to every compile command
+  // Translation units parsed at once (0 = one per hardware thread). The output is the same
+  // for every value.
+  unsigned jobs = 1;
   // Progress and diagnostics, one line each (default: silent).
   std::function<void(std::string_view)> log;
 };
@@ -56,7 +59,9 @@ struct InstrumentResult {
 };
 
 // Throws dlfl::Error for a missing or unreadable compilation database, a source that is
-// not in it, clang errors (unless allow_errors) and output that cannot be written.
+// not in it, clang errors (unless allow_errors; clang's messages go to stderr first, except
+// for #includes that are not found, e.g. generated headers of a tree never built: one
+// line says so) and output that cannot be written.
 InstrumentResult instrument(const InstrumentOptions& options);
 
 }  // namespace dlfl::instrument
