@@ -80,8 +80,7 @@ void add_instrument_command(CLI::App& app) {
   cmd->add_option("-x,--exclude", o->exclude, "Never rewrite files whose path under --root contains this text (repeatable)");
   cmd->add_option("--extra-arg", o->extra_args, "Extra argument for clang's parse of every unit (repeatable)");
   cmd->add_option("-j,--jobs", o->jobs,
-                  "Translation units parsed in parallel (default: hardware threads); the output is the same for any N")
-      ->check(CLI::NonNegativeNumber);
+                  "Translation units parsed in parallel (default: hardware threads); the output is the same for any N");
   cmd->add_flag("--no-headers", o->no_headers, "Only rewrite the translation units, not the headers they include");
   cmd->add_flag("--no-copy", o->no_copy, "Only write rewritten files, not a copy of the rest of the tree");
   cmd->add_flag("--allow-errors", o->allow_errors, "Rewrite units even when clang reports errors in them");

@@ -1,11 +1,44 @@
 // dlfl: spectrum-based fault localization for C++/CUDA deep-learning code.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <string>
 
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
+
+namespace {
+
+// CLI11 turns "-1" into a huge unsigned value without complaint: every unsigned option of
+// every subcommand refuses negative numbers instead.
+void refuse_negative_unsigned(CLI::App& app) {
+  const CLI::Validator non_negative(
+      [](std::string& value) {
+        const auto first = value.find_first_not_of(" \t");
+        return first != std::string::npos && value[first] == '-' ? value + " is negative; give 0 or more"
+                                                                  : std::string();
+      },
+      "");
+  for (CLI::Option* option : app.get_options())
+    if (option->get_type_name() == "UINT") option->check(non_negative);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_unsigned(*sub);
+}
+
+// A usage error in one line, like every other error: `dlfl: error: WHAT (see dlfl [SUB] --help)`.
+int usage_error(const CLI::App& app, std::string what) {
+  std::replace(what.begin(), what.end(), '\n', ' ');
+  std::string help = "dlfl";
+  for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+    sub = sub->get_subcommands().front();
+    help += " " + sub->get_name();
+  }
+  std::cerr << "dlfl: error: " << what << " (see " << help << " --help)\n";
+  return dlfl::cli::kExitBadInput;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -26,13 +59,26 @@ int main(int argc, char** argv) {
   dlfl::cli::add_compare_command(app);
   dlfl::cli::add_bugset_command(app);
   dlfl::cli::add_bench_command(app);
+  refuse_negative_unsigned(app);
+  const auto commands = app.get_subcommands([](CLI::App*) { return true; });
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(commands.begin(), commands.end(), [&](CLI::App* sub) { return sub->check_name(argv[1]); })) {
+    std::string names;
+    for (const CLI::App* sub : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
+    std::cerr << "dlfl: error: unknown command '" << argv[1] << "'; the commands are " << names
+              << " (see dlfl --help)\n";
+    return dlfl::cli::kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    // No subcommand at all: the overview is the useful answer, but it is still an error.
+    if (app.get_subcommands().empty()) return usage_error(app, "a command is required");
+    return usage_error(app, e.what());
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return dlfl::cli::kExitBadInput;
+    return usage_error(app, e.what());
   } catch (const dlfl::Error& e) {
     std::cerr << "dlfl: error: " << e.what() << '\n';
     return dlfl::cli::kExitBadInput;
