@@ -11,7 +11,9 @@
 
 namespace dlfl {
 
-enum class Granularity { line, function, file };
+// block: the lines of one function that every test runs together (identical coverage
+// columns) are one element spanning them; a basic block as far as the suite can tell.
+enum class Granularity { line, function, file, block };
 
 struct Aggregated {
   Spectrum spectrum;                   // one element per group
@@ -20,7 +22,11 @@ struct Aggregated {
 
 // Groups code elements by (file, function) or by file; a group is covered by a test when
 // any of its members is, and spans the members' lines. Extrinsic elements stay as they
-// are. Granularity::line returns the input unchanged (identity mapping).
+// are. Granularity::line returns the input unchanged (identity mapping). Granularity::block
+// makes each maximal run of adjacent lines of one function with identical coverage columns
+// one element spanning them (the group's column is their shared column): a basic block as
+// far as the suite can tell. Runs are found in (file, line) order, so a line of another
+// function (a lambda's) or with another column ends a run. Cost O(n log n + nnz).
 Aggregated aggregate(const Spectrum& spectrum, Granularity granularity);
 
 // Score of each group = the maximum score of its members (the `max` aggregation mode).

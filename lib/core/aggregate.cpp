@@ -8,6 +8,50 @@
 #include <utility>
 
 namespace dlfl {
+namespace {
+
+bool same_column(const Coverage& coverage, std::size_t a, std::size_t b) {
+  if (coverage.is_dense()) return std::ranges::equal(coverage.bits(a), coverage.bits(b));
+  return std::ranges::equal(coverage.sparse_tests_of(a), coverage.sparse_tests_of(b));
+}
+
+// Block groups: code elements in (file, line) order; a block is a maximal run of one
+// function's lines with identical columns that no other element interrupts, so its line
+// span holds its members only (a fault on a line between two of them matches nothing
+// else). Returns the group of every code element; extrinsic ones are left untouched.
+void group_blocks(const Spectrum& spectrum, std::vector<std::uint32_t>& group_of,
+                  std::vector<ElementRecord>& groups) {
+  std::vector<std::uint32_t> order;
+  for (std::size_t e = 0; e < spectrum.element_count(); ++e)
+    if (spectrum.element(e).kind == ElementKind::code) order.push_back(static_cast<std::uint32_t>(e));
+  const auto keys = spectrum.tie_break_keys();  // orders by (file, first line, id)
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+  const Coverage& cov = spectrum.coverage();
+  std::uint32_t previous = 0;
+  bool have_previous = false;
+  for (const std::uint32_t e : order) {
+    const ElementRecord& r = spectrum.element(e);
+    const ElementRecord* p = have_previous ? &spectrum.element(previous) : nullptr;
+    if (p && p->file == r.file && p->function == r.function && same_column(cov, previous, e)) {
+      ElementRecord& block = groups[group_of[previous]];
+      if (r.first_line != 0 && (block.first_line == 0 || r.first_line < block.first_line)) block.first_line = r.first_line;
+      block.last_line = std::max(block.last_line, r.last_line);
+      group_of[e] = group_of[previous];
+    } else {
+      group_of[e] = static_cast<std::uint32_t>(groups.size());
+      ElementRecord block;
+      block.file = r.file;
+      block.function = r.function;
+      block.first_line = r.first_line;
+      block.last_line = r.last_line;
+      groups.push_back(block);
+    }
+    previous = e;
+    have_previous = true;
+  }
+}
+
+}  // namespace
 
 Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
   const std::size_t n = spectrum.element_count();
@@ -21,6 +65,7 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
   std::map<std::pair<StringId, StringId>, std::uint32_t> group_index;
   std::vector<ElementRecord> groups;
   std::vector<std::uint32_t> group_of(n);
+  if (granularity == Granularity::block) group_blocks(spectrum, group_of, groups);
   for (std::size_t e = 0; e < n; ++e) {
     const ElementRecord& r = spectrum.element(e);
     if (r.kind == ElementKind::extrinsic) {
@@ -28,6 +73,7 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
       groups.push_back(r);
       continue;
     }
+    if (granularity == Granularity::block) continue;
     const StringId function = granularity == Granularity::function ? r.function : 0;
     auto [it, added] = group_index.try_emplace({r.file, function}, static_cast<std::uint32_t>(groups.size()));
     if (added) {
@@ -72,9 +118,20 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
     }
     offsets.push_back(test_ids.size());
   }
+  StringPool strings = spectrum.strings();
+  if (granularity == Granularity::block) {
+    // A block is named by its span, `file#function:first-last`, so every report shows it.
+    for (ElementRecord& g : groups) {
+      if (g.kind != ElementKind::code || g.last_line <= g.first_line) continue;
+      std::string name(strings[g.file]);
+      if (g.function != 0) name.append("#").append(strings[g.function]);
+      name.append(":" + std::to_string(g.first_line) + "-" + std::to_string(g.last_line));
+      g.name = strings.intern(name);
+    }
+  }
   const Coverage coverage =
       Coverage(cov.tests(), std::move(offsets), std::move(test_ids), /*validate=*/false).compact();
-  return {Spectrum(spectrum.strings(), std::move(groups), spectrum.tests(), std::move(coverage)),
+  return {Spectrum(std::move(strings), std::move(groups), spectrum.tests(), std::move(coverage)),
           std::move(group_of)};
 }
 

@@ -140,7 +140,13 @@ std::optional<EvaluationFormat> parse_evaluation_format(std::string_view name) n
 }
 
 std::string_view granularity_name(Granularity level) noexcept {
-  return level == Granularity::line ? "line" : level == Granularity::function ? "function" : "file";
+  switch (level) {
+    case Granularity::line: return "line";
+    case Granularity::block: return "block";
+    case Granularity::function: return "function";
+    case Granularity::file: return "file";
+  }
+  return "line";
 }
 
 void write_evaluations(std::ostream& out, std::span<const BugEvaluation> evaluations,

@@ -148,6 +148,7 @@ bool matches(const GroundTruthItem& fault, const ScoredElement& element) {
     case Granularity::function:
       return element.is_whole_file() || same_function(fault.function, element.function);
     case Granularity::line:
+    case Granularity::block:
       return element.is_whole_file() ||
              (element.first_line != 0 && element.first_line <= fault.line &&
               fault.line <= element.end_line());

@@ -22,6 +22,45 @@ double max_score(double a, double b) {
   return std::max(a, b);
 }
 
+bool same_score(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+// Blocks of a ranking file, which has no coverage columns: adjacent ranked lines of one
+// function with the same score (a spectrum's identical columns score the same under any
+// formula, so a line ranking's blocks are found again; two distinct columns that happen to
+// score the same also merge, which only a spectrum can tell apart: rank with
+// `--granularity block` for exact blocks). Elements already spanning lines stay as they are.
+std::vector<ScoredElement> lift_to_blocks(std::span<const ScoredElement> ranking) {
+  std::vector<std::size_t> order(ranking.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::string> files(ranking.size());
+  for (std::size_t i = 0; i < ranking.size(); ++i) files[i] = normalize_path(ranking[i].file);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (files[a] != files[b]) return files[a] < files[b];
+    return ranking[a].first_line < ranking[b].first_line;
+  });
+  std::vector<ScoredElement> blocks;
+  std::size_t previous = 0;
+  bool open = false;
+  for (const std::size_t i : order) {
+    const ScoredElement& e = ranking[i];
+    const bool line = !e.file.empty() && e.first_line != 0 && e.end_line() == e.first_line;
+    if (open && line) {
+      const ScoredElement& p = ranking[previous];
+      ScoredElement& block = blocks.back();
+      if (files[previous] == files[i] && p.function == e.function && same_score(p.score, e.score) &&
+          block.end_line() < e.first_line) {
+        block.last_line = e.first_line;
+        previous = i;
+        continue;
+      }
+    }
+    blocks.push_back(e);
+    previous = i;
+    open = line;
+  }
+  return blocks;
+}
+
 }  // namespace
 
 std::vector<ScoredElement> scored_elements(const Spectrum& spectrum, const Eigen::ArrayXd& scores) {
@@ -52,6 +91,7 @@ std::vector<ScoredElement> scored_elements(const Spectrum& spectrum, const Eigen
 
 std::vector<ScoredElement> lift(std::span<const ScoredElement> ranking, Granularity level) {
   if (level == Granularity::line) return {ranking.begin(), ranking.end()};
+  if (level == Granularity::block) return lift_to_blocks(ranking);
 
   std::vector<ScoredElement> groups;
   std::unordered_map<std::string, std::size_t> group_of_key;

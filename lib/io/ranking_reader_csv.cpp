@@ -78,7 +78,7 @@ std::string lower_trimmed(std::string_view text) {
 
 // Where each known column sits in the header; nullopt when absent.
 struct Columns {
-  std::optional<std::size_t> formula, element, file, line, function, kind, score;
+  std::optional<std::size_t> formula, element, file, line, last_line, function, kind, score;
 };
 
 Columns find_columns(const std::vector<std::string>& header, const std::string& source,
@@ -86,7 +86,7 @@ Columns find_columns(const std::vector<std::string>& header, const std::string& 
   Columns c;
   const std::map<std::string, std::optional<std::size_t>*> known{
       {"formula", &c.formula}, {"element", &c.element},   {"file", &c.file}, {"line", &c.line},
-      {"function", &c.function}, {"kind", &c.kind}, {"score", &c.score}};
+      {"last_line", &c.last_line}, {"function", &c.function}, {"kind", &c.kind}, {"score", &c.score}};
   for (std::size_t i = 0; i < header.size(); ++i) {
     const auto it = known.find(lower_trimmed(header[i]));
     if (it == known.end()) continue;
@@ -131,6 +131,7 @@ std::vector<ReadRanking> parse_csv_rankings(std::string_view text, const std::st
       e.file = fields[*col.file];
       if (col.function) e.function = fields[*col.function];
       if (col.line) e.first_line = parse_line_field(fields[*col.line], source, line);
+      if (col.last_line) e.last_line = parse_line_field(fields[*col.last_line], source, line);
     } else {
       e = element_from_name(name);
     }

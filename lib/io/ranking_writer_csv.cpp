@@ -15,7 +15,8 @@ class CsvRankingWriter final : public RankingWriter {
              const RankingWriteOptions& options) const override {
     const bool name_formula = options.always_name_formula || rankings.size() > 1;
     if (name_formula) out << "formula,";
-    out << "rank,rank_best,rank_worst,element,file,line,function,kind,score\n";
+    const bool spans = options.last_line_column;
+    out << "rank,rank_best,rank_worst,element,file,line,function,kind,score" << (spans ? ",last_line\n" : "\n");
     fmt::memory_buffer line;
     for (const auto& ranking : rankings) {
       for (const auto& r : ranking.ranking) {
@@ -34,7 +35,10 @@ class CsvRankingWriter final : public RankingWriter {
         if (e.first_line != 0) fmt::format_to(std::back_inserter(line), "{}", e.first_line);
         line.push_back(',');
         append_csv_field(line, spectrum.function(r.element));
-        fmt::format_to(std::back_inserter(line), ",{},{}\n", kind_name(e.kind), format_score(r.score));
+        fmt::format_to(std::back_inserter(line), ",{},{}", kind_name(e.kind), format_score(r.score));
+        if (spans && e.last_line != 0) fmt::format_to(std::back_inserter(line), ",{}", e.last_line);
+        else if (spans) line.push_back(',');
+        line.push_back('\n');
         out.write(line.data(), static_cast<std::streamsize>(line.size()));
       }
     }

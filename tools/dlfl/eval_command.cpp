@@ -38,6 +38,7 @@ struct EvalOptions {
 
 std::vector<Granularity> levels_of(const std::string& level) {
   if (level == "line") return {Granularity::line};
+  if (level == "block") return {Granularity::block};
   if (level == "function") return {Granularity::function};
   if (level == "file") return {Granularity::file};
   return {Granularity::line, Granularity::function, Granularity::file};
@@ -191,8 +192,10 @@ void add_eval_command(CLI::App& app) {
                   "Only the ranking(s) of this formula when the file holds several; repeat for more");
   cmd->add_option("--technique", o->technique,
                   "Technique name in the output (default: the ranking's formula, else its file name)");
-  cmd->add_option("--level", o->level, "line, function, file or all (default)")
-      ->check(CLI::IsMember({"line", "function", "file", "all"}));
+  cmd->add_option("--level", o->level,
+                  "line, block (adjacent lines of a function with equal scores count as one), function, "
+                  "file or all (line, function, file; default)")
+      ->check(CLI::IsMember({"line", "block", "function", "file", "all"}));
   cmd->add_option("--ties", o->ties, "Tie rule(s) to report: best, worst, average or all (default)")
       ->check(CLI::IsMember({"best", "worst", "average", "all"}));
   cmd->add_option("--top", o->top, "Top-N cut-offs (default: 1 3 5 10); repeat or list")->delimiter(',');

@@ -4,9 +4,13 @@
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/aggregate.h"
+#include "dlfl/error.h"
 #include "dlfl/formula.h"
+#include "dlfl/graph/call_graph_format.h"
+#include "dlfl/graph/propagation.h"
 #include "dlfl/io/ranking_writer.h"
 #include "dlfl/io/spectrum_formats.h"
+#include "dlfl/multi_fault.h"
 #include "dlfl/ranking.h"
 #include "dlfl/scoring.h"
 
@@ -23,7 +27,39 @@ struct RankOptions {
   std::size_t top = 0;
   std::string format = "table";
   std::string output;
+  std::string propagate;   // prfl | neighbors
+  std::string call_graph;  // the call graph file --propagate reads
+  std::string multi_fault; // flitsr
 };
+
+// The scores of one formula under the technique asked for: plain, propagated over the
+// call graph (functions first, then their elements) or FLITSR's multi-fault order.
+struct Technique {
+  std::optional<graph::Propagation> propagation;
+  std::optional<graph::FunctionGraph> functions;
+  std::optional<MultiFault> multi_fault;
+};
+
+Technique load_technique(const RankOptions& o, const Spectrum& elements) {
+  Technique t;
+  if (!o.multi_fault.empty()) t.multi_fault = parse_multi_fault(o.multi_fault);
+  if (o.propagate.empty()) {
+    if (!o.call_graph.empty()) warn("--call-graph is only read with --propagate");
+    return t;
+  }
+  t.propagation = graph::parse_propagation(o.propagate);
+  if (o.call_graph.empty())
+    throw Error("--propagate " + o.propagate + " needs --call-graph FILE (`dlfl instrument` writes OUT/" +
+                graph::kCallGraphFileName + "; `dlfl callgraph -p BUILD_DIR -o FILE` makes one)");
+  const graph::CallGraph calls = graph::read_call_graph(o.call_graph);
+  if (calls.empty()) warn(o.call_graph + ": the call graph is empty; propagation only sees the spectrum");
+  try {
+    t.functions = graph::join_functions(elements, calls);
+  } catch (const Error& e) {
+    throw Error(o.call_graph, 0, e.what());
+  }
+  return t;
+}
 
 void run_rank(const RankOptions& o) {
   // Parse every formula before reading a possibly large spectrum: typos fail fast.
@@ -41,10 +77,19 @@ void run_rank(const RankOptions& o) {
   // `spectrum` aggregation lifts coverage before scoring (a function is covered when any
   // of its lines is); `max` scores lines and keeps each group's best line score.
   const bool by_max = o.aggregation == "max" && o.granularity != Granularity::line;
-  const Aggregated groups = aggregate(lines, o.granularity);
+  if (by_max && (!o.propagate.empty() || !o.multi_fault.empty()))
+    throw Error("--aggregate max cannot be combined with --propagate or --multi-fault");
+  if (!o.propagate.empty() && !o.multi_fault.empty())
+    throw Error("--propagate and --multi-fault are separate techniques; choose one");
+  // Propagation ranks functions itself: it starts from the lines (or blocks) and reports
+  // its function scores at function granularity.
+  const bool propagated_functions = !o.propagate.empty() && o.granularity == Granularity::function;
+  const Aggregated groups = aggregate(lines, propagated_functions ? Granularity::line : o.granularity);
+  const Technique technique = load_technique(o, groups.spectrum);
+  const Spectrum& shown = propagated_functions ? technique.functions->functions.spectrum : groups.spectrum;
   const Spectrum& scored = by_max ? lines : groups.spectrum;
   Scores scores = score_spectrum(scored, formulas);
-  const auto tie_keys = groups.spectrum.tie_break_keys();
+  const auto tie_keys = shown.tie_break_keys();
 
   std::vector<std::vector<RankedElement>> ranked;
   for (std::size_t f = 0; f < formulas.size(); ++f) {
@@ -53,6 +98,12 @@ void run_rank(const RankOptions& o) {
            " elements; they rank last");
     Eigen::ArrayXd& s = scores.per_formula[f];
     if (by_max) s = max_by_group(s, groups.group_of, groups.spectrum.element_count());
+    if (technique.propagation) {
+      auto propagated = graph::propagate(groups.spectrum, *technique.functions, formulas[f], *technique.propagation);
+      s = propagated_functions ? std::move(propagated.functions) : std::move(propagated.elements);
+    } else if (technique.multi_fault) {
+      s = flitsr(groups.spectrum, formulas[f], tie_keys).scores;
+    }
     ranked.push_back(rank(s, tie_keys, o.top));
   }
   std::vector<io::FormulaRanking> rankings;
@@ -62,7 +113,8 @@ void run_rank(const RankOptions& o) {
     rankings.push_back({formulas[i].name(), shown});
   }
   const auto writer = io::make_ranking_writer(o.format);
-  write_output(o.output, [&](std::ostream& out) { writer->write(out, groups.spectrum, rankings, {o.ties}); });
+  const io::RankingWriteOptions write_options{.tie_rule = o.ties, .last_line_column = o.granularity == Granularity::block};
+  write_output(o.output, [&](std::ostream& out) { writer->write(out, shown, rankings, write_options); });
 }
 
 }  // namespace
@@ -80,8 +132,11 @@ void add_rank_command(CLI::App& app) {
                   "Formula name (see `dlfl formulas`), dstar:N, or an expression over ef, ep, nf, np; "
                   "repeat for several (default: ochiai)");
   const std::map<std::string, Granularity> granularities{
-      {"line", Granularity::line}, {"function", Granularity::function}, {"file", Granularity::file}};
-  cmd->add_option("-g,--granularity", o->granularity, "Rank lines, functions or files (default: line)")
+      {"line", Granularity::line}, {"block", Granularity::block}, {"function", Granularity::function},
+      {"file", Granularity::file}};
+  cmd->add_option("-g,--granularity", o->granularity,
+                  "Rank lines, blocks (a function's lines with identical coverage, one element with its "
+                  "line span), functions or files (default: line)")
       ->transform(CLI::CheckedTransformer(granularities, CLI::ignore_case));
   cmd->add_option("--aggregate", o->aggregation,
                   "For function/file: 'spectrum' aggregates coverage then scores (default), "
@@ -95,6 +150,14 @@ void add_rank_command(CLI::App& app) {
   cmd->add_option("--format", o->format,
                   "Output format: table (default), csv, json, gzoltar (<formula>.ranking.csv, one formula)")
       ->check(CLI::IsMember({"table", "csv", "json", "gzoltar"}));
+  cmd->add_option("--propagate", o->propagate,
+                  "Use the call graph: prfl (PageRank-weighted spectrum, Zhang et al. ISSTA 2017) or neighbors "
+                  "(callers/callees lift a function); functions rank first, then their lines")
+      ->check(CLI::IsMember({"prfl", "neighbors"}));
+  cmd->add_option("--call-graph", o->call_graph, "Call graph file for --propagate (dlfl instrument's dlfl-callgraph.tsv)");
+  cmd->add_option("--multi-fault", o->multi_fault,
+                  "Multi-fault ranking: flitsr (Callaghan and Fischer, ISSTA 2023): each fault's best element rises")
+      ->check(CLI::IsMember({"flitsr"}));
   cmd->add_option("-o,--output", o->output, "Output file, written atomically (default: stdout)");
   cmd->callback([o] { run_rank(*o); });
 }

@@ -42,6 +42,10 @@ std::vector<ScoredElement> scored_elements(const Spectrum& spectrum, const Eigen
 //   members' lines (so a line fault matches the function whose ranked lines surround
 //   it); elements without a function are kept as they are;
 // - file: one whole-file element per file (no function, no lines);
+// - block: adjacent lines of one function with the same score become one element spanning
+//   them (a ranking file has no coverage columns; identical columns score the same, so the
+//   blocks of `dlfl rank --granularity block` are found again, and elements that already
+//   span several lines are kept);
 // - line: a copy.
 // Files are grouped by normalize_path() (fault_matching.h). A group's score is the maximum of its
 // members' scores, ignoring unscored members; a group with only unscored members stays

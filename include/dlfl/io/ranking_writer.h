@@ -24,6 +24,8 @@ struct RankingWriteOptions {
   // Add the formula column/field even for a single ranking (the csv format adds it
   // whenever there are several).
   bool always_name_formula = false;
+  // csv: add a last `last_line` column (blocks span lines; json always has last_line).
+  bool last_line_column = false;
 };
 
 // Every format writes, per element: rank (position under the tie rule: best and worst

@@ -1,0 +1,122 @@
+// Joining a spectrum's functions with call graph nodes by a normalized name.
+#include "dlfl/graph/function_join.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+#include <unordered_map>
+
+#include "dlfl/error.h"
+
+namespace dlfl::graph {
+namespace {
+
+bool is_operator_symbol(char c) { return std::string_view("+-*/%^&|~!=<>,[]").find(c) != std::string_view::npos; }
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Removes a trailing qualifier word (const, volatile, noexcept, &, &&) and spaces.
+bool strip_trailing_qualifier(std::string& s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  for (std::string_view q : {"const", "volatile", "noexcept", "&&", "&"}) {
+    if (s.ends_with(q)) {
+      const std::size_t at = s.size() - q.size();
+      const bool word = std::isalpha(static_cast<unsigned char>(q[0]));
+      if (at > 0 && (word ? s[at - 1] == ' ' || s[at - 1] == ')' : true)) {
+        s.erase(at);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string function_key(std::string_view name) {
+  if (const auto clone = name.find(" [clone"); clone != std::string_view::npos) name = name.substr(0, clone);
+  std::string out;
+  int angle = 0, paren = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    // `operator<`, `operator()`: the symbol is part of the name, not a bracket.
+    if (angle == 0 && paren == 0 && c == 'o' && name.substr(i).starts_with("operator") &&
+        (i == 0 || !is_word_char(name[i - 1]))) {
+      std::size_t j = i + 8;
+      out.append("operator");
+      while (j < name.size() && name[j] == ' ') ++j;
+      if (name.substr(j).starts_with("()")) {
+        out.append("()");
+        j += 2;
+      } else {
+        while (j < name.size() && is_operator_symbol(name[j])) out.push_back(name[j++]);
+      }
+      i = j - 1;
+      continue;
+    }
+    if (c == '<') ++angle;
+    else if (c == '>' && angle > 0) --angle;
+    else if (c == '(') ++paren;
+    else if (c == ')' && paren > 0) --paren;
+    else if (angle == 0 && paren == 0) out.push_back(c);
+  }
+  while (strip_trailing_qualifier(out)) {
+  }
+  // The return type (gcov names templates with it) is everything before the last space.
+  if (const auto space = out.rfind(' '); space != std::string::npos) out.erase(0, space + 1);
+  return out;
+}
+
+FunctionGraph join_functions(const Spectrum& elements, const CallGraph& graph) {
+  FunctionGraph result;
+  result.functions = aggregate(elements, Granularity::function);
+  const Spectrum& functions = result.functions.spectrum;
+  const std::size_t n = functions.element_count();
+
+  // Graph vertex -> the spectrum functions with its key (one name can be defined in
+  // several files: static helpers, overloads).
+  std::unordered_map<std::string, std::vector<std::uint32_t>> by_key;
+  for (std::size_t f = 0; f < n; ++f) {
+    const auto name = functions.function(f);
+    if (!name.empty()) by_key[function_key(name)].push_back(static_cast<std::uint32_t>(f));
+  }
+  const auto& g = graph.storage();
+  std::vector<const std::vector<std::uint32_t>*> of_vertex(boost::num_vertices(g), nullptr);
+  std::vector<bool> joined(n, false);
+  for (auto [v, end] = boost::vertices(g); v != end; ++v) {
+    const auto it = by_key.find(function_key(g[*v].name));
+    if (it == by_key.end()) continue;
+    of_vertex[*v] = &it->second;
+    for (const auto f : it->second) joined[f] = true;
+  }
+  result.joined = static_cast<std::size_t>(std::count(joined.begin(), joined.end(), true));
+  if (!graph.empty() && result.joined == 0)
+    throw Error("none of the call graph's " + std::to_string(graph.function_count()) +
+                " functions is a function of the spectrum (a graph of another build?)");
+
+  std::vector<std::vector<std::uint32_t>> callees(n), callers(n);
+  for (auto [e, end] = boost::edges(g); e != end; ++e) {
+    const auto* from = of_vertex[boost::source(*e, g)];
+    const auto* to = of_vertex[boost::target(*e, g)];
+    if (!from || !to) continue;
+    for (const auto a : *from)
+      for (const auto b : *to)
+        if (a != b) {
+          callees[a].push_back(b);
+          callers[b].push_back(a);
+        }
+  }
+  auto flatten = [](std::vector<std::vector<std::uint32_t>>& lists, std::vector<std::uint64_t>& offsets,
+                    std::vector<std::uint32_t>& flat) {
+    for (auto& list : lists) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+      flat.insert(flat.end(), list.begin(), list.end());
+      offsets.push_back(flat.size());
+    }
+  };
+  flatten(callees, result.callee_offsets, result.callees);
+  flatten(callers, result.caller_offsets, result.callers);
+  return result;
+}
+
+}  // namespace dlfl::graph

@@ -1,0 +1,168 @@
+// PRFL and call-neighbourhood propagation; functions first, then their elements.
+#include "dlfl/graph/propagation.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <vector>
+
+#include "dlfl/counts.h"
+#include "dlfl/graph/page_rank.h"
+
+namespace dlfl::graph {
+namespace {
+
+// Dense rank of each value among the distinct values (0 = smallest). Scores are usually
+// functions of few (ef, ep) pairs, so the distinct values are few and hashing them first
+// keeps this near O(n).
+std::vector<std::uint64_t> dense_ranks(const Eigen::ArrayXd& values, std::uint64_t& distinct) {
+  std::unordered_map<double, std::uint64_t> rank_of;
+  for (Eigen::Index i = 0; i < values.size(); ++i) rank_of.try_emplace(values[i] == 0.0 ? 0.0 : values[i], 0);
+  std::vector<double> sorted;
+  sorted.reserve(rank_of.size());
+  for (const auto& [v, r] : rank_of) sorted.push_back(v);
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i) rank_of[sorted[i]] = i;
+  distinct = sorted.size();
+  std::vector<std::uint64_t> ranks(static_cast<std::size_t>(values.size()));
+  for (Eigen::Index i = 0; i < values.size(); ++i) ranks[static_cast<std::size_t>(i)] = rank_of[values[i] == 0.0 ? 0.0 : values[i]];
+  return ranks;
+}
+
+// PRFL weight of every function for one side of the suite (failing or passing): its
+// personalized PageRank over the mean PageRank of the functions that side runs.
+Eigen::ArrayXd prfl_weights(const FunctionGraph& g, bool failing_side, const PropagationOptions& options) {
+  const Spectrum& functions = g.functions.spectrum;
+  const auto& tests = functions.tests();
+  const std::size_t n = g.size();
+  std::vector<std::uint32_t> node_of_test(tests.size(), 0);
+  std::vector<double> teleport;
+  for (std::size_t t = 0; t < tests.size(); ++t) {
+    const double w = tests[t].failure_weight;
+    const double side = failing_side ? w : 1.0 - w;
+    if (side > 0) {
+      node_of_test[t] = static_cast<std::uint32_t>(n + teleport.size());
+      teleport.push_back(side);
+    }
+  }
+  Eigen::ArrayXd weights = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(n));
+  if (teleport.empty()) return weights + 1.0;  // no test on this side: nothing to tell apart
+  const std::size_t test_nodes = teleport.size();
+
+  // Functions → their side's tests and call neighbours; tests → their functions.
+  const Coverage& cov = functions.coverage();
+  std::vector<std::vector<std::uint32_t>> functions_of_test(test_nodes);
+  WeightedDigraph walk;
+  walk.offsets.reserve(n + test_nodes + 1);
+  for (std::size_t f = 0; f < n; ++f) {
+    const auto start = walk.targets.size();
+    for (const std::uint32_t t : cov.tests_of(f)) {
+      const double w = tests[t].failure_weight;
+      if ((failing_side ? w : 1.0 - w) <= 0) continue;
+      walk.targets.push_back(node_of_test[t]);
+      functions_of_test[node_of_test[t] - n].push_back(static_cast<std::uint32_t>(f));
+    }
+    const auto covering = walk.targets.size() - start;
+    const auto calls = (g.callee_offsets[f + 1] - g.callee_offsets[f]) + (g.caller_offsets[f + 1] - g.caller_offsets[f]);
+    const double test_share = calls == 0 ? 1.0 : 1.0 - options.call_share;
+    const double call_share = covering == 0 ? 1.0 : options.call_share;
+    walk.weights.insert(walk.weights.end(), covering, test_share / static_cast<double>(covering ? covering : 1));
+    for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) walk.targets.push_back(g.callees[k]);
+    for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) walk.targets.push_back(g.callers[k]);
+    walk.weights.insert(walk.weights.end(), calls, call_share / static_cast<double>(calls ? calls : 1));
+    walk.offsets.push_back(walk.targets.size());
+  }
+  for (const auto& list : functions_of_test) {
+    walk.targets.insert(walk.targets.end(), list.begin(), list.end());
+    walk.weights.insert(walk.weights.end(), list.size(), 1.0);
+    walk.offsets.push_back(walk.targets.size());
+  }
+  Eigen::VectorXd start = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n + test_nodes));
+  for (std::size_t i = 0; i < test_nodes; ++i) start[static_cast<Eigen::Index>(n + i)] = teleport[i];
+  const Eigen::VectorXd rank = page_rank(walk, start, {.damping = options.damping});
+
+  double sum = 0;
+  std::size_t run = 0;
+  for (std::size_t f = 0; f < n; ++f) {
+    if (walk.offsets[f + 1] == walk.offsets[f]) continue;
+    bool side_runs = false;
+    for (const std::uint32_t t : cov.tests_of(f)) {
+      const double w = tests[t].failure_weight;
+      if ((failing_side ? w : 1.0 - w) > 0) side_runs = true;
+    }
+    if (side_runs) {
+      sum += rank[static_cast<Eigen::Index>(f)];
+      ++run;
+    }
+  }
+  if (sum <= 0) return weights + 1.0;
+  const double mean = sum / static_cast<double>(run);
+  for (std::size_t f = 0; f < n; ++f) weights[static_cast<Eigen::Index>(f)] = rank[static_cast<Eigen::Index>(f)] / mean;
+  return weights;
+}
+
+// Counts with ef, ep scaled by the weight of each element's group.
+Counts weighted(Counts counts, const Eigen::ArrayXd& wf, const Eigen::ArrayXd& wp,
+                std::span<const std::uint32_t> group_of) {
+  for (Eigen::Index e = 0; e < counts.size(); ++e) {
+    const auto g = static_cast<Eigen::Index>(group_of.empty() ? static_cast<std::uint32_t>(e) : group_of[static_cast<std::size_t>(e)]);
+    counts.ef[e] *= wf[g];
+    counts.ep[e] *= wp[g];
+  }
+  return counts;
+}
+
+}  // namespace
+
+std::optional<Propagation> parse_propagation(std::string_view name) noexcept {
+  if (name == "prfl" || name == "pagerank") return Propagation::prfl;
+  if (name == "neighbors" || name == "neighbours" || name == "neighbor") return Propagation::neighbors;
+  return std::nullopt;
+}
+
+std::string_view propagation_name(Propagation p) noexcept {
+  return p == Propagation::prfl ? "prfl" : "neighbors";
+}
+
+Eigen::ArrayXd lexicographic_scores(const Eigen::ArrayXd& primary, const Eigen::ArrayXd& secondary) {
+  std::uint64_t distinct_primary = 0, distinct_secondary = 0;
+  const auto p = dense_ranks(primary, distinct_primary);
+  const auto s = dense_ranks(secondary, distinct_secondary);
+  Eigen::ArrayXd out(primary.size());
+  for (Eigen::Index i = 0; i < primary.size(); ++i)
+    out[i] = static_cast<double>(p[static_cast<std::size_t>(i)] * distinct_secondary + s[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+PropagatedScores propagate(const Spectrum& elements, const FunctionGraph& g, const Formula& formula,
+                           Propagation propagation, const PropagationOptions& options) {
+  PropagatedScores out;
+  const Counts function_counts = compute_counts(g.functions.spectrum);
+  const Counts element_counts = compute_counts(elements);
+  Eigen::ArrayXd element_scores;
+  if (propagation == Propagation::prfl) {
+    const Eigen::ArrayXd wf = prfl_weights(g, true, options), wp = prfl_weights(g, false, options);
+    out.functions = formula.score(weighted(function_counts, wf, wp, {}));
+    element_scores = formula.score(weighted(element_counts, wf, wp, g.functions.group_of));
+  } else {
+    const Eigen::ArrayXd own = formula.score(function_counts);
+    out.functions = own;
+    for (std::size_t f = 0; f < g.size(); ++f) {
+      double best = 0;
+      for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) best = std::max(best, own[g.callees[k]]);
+      for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) best = std::max(best, own[g.callers[k]]);
+      // Capped so that an ideal suspect (kInfiniteScore) plus a neighbour stays finite.
+      const auto i = static_cast<Eigen::Index>(f);
+      out.functions[i] = own[i] >= kInfiniteScore - options.neighbour_weight * best
+                             ? kInfiniteScore
+                             : own[i] + options.neighbour_weight * best;
+    }
+    element_scores = formula.score(element_counts);
+  }
+  Eigen::ArrayXd function_of_element(element_scores.size());
+  for (Eigen::Index e = 0; e < element_scores.size(); ++e)
+    function_of_element[e] = out.functions[g.functions.group_of[static_cast<std::size_t>(e)]];
+  out.elements = lexicographic_scores(function_of_element, element_scores);
+  return out;
+}
+
+}  // namespace dlfl::graph
