@@ -1,22 +1,40 @@
 /* dlfl_rt: the C API of dlfl's coverage runtime, linked into instrumented test programs.
  *
  * Instrumented code writes one byte per probe into `__dlfl_map` (see probe.h). The
- * runtime points that map at a per-test slot of a memory-mapped file, so each test's
- * coverage lands on disk as it is reached and survives a crash, an abort or a SIGKILL.
+ * runtime points that map at the live map of a memory-mapped snapshot file (layout:
+ * dlfl_rt_file.h), so a test's coverage lands on disk as it is reached and survives a
+ * crash, an abort or a SIGKILL; when the test ends it is compacted into a record of the
+ * reached probe ids, so the file grows with the hits, not with tests x probes.
  *
- *   DLFL_RT_FILE=/tmp/run.map ./tests     # the collector sets this
- *
+ * Environment (the collector sets it; nothing else is needed):
+ *   DLFL_RT_FILE=PATH   write the snapshot to PATH. When a live process already holds PATH
+ *                       (a gtest death-test child, MPI ranks, pytest-xdist workers) the
+ *                       process writes PATH.PID instead.
+ *   DLFL_RT_TEST=NAME   the whole process is the one test NAME (any runner: CTest, a
+ *                       script, `--tests/--cmd`): from the first registered probe to its
+ *                       end, with no harness and no call into this API. Then every
+ *                       process writes PATH.PID (several processes of one test, run one
+ *                       after another or at once, each keep their own file), begin/end
+ *                       calls of a harness are ignored, and a fork child keeps writing
+ *                       into its parent's live map: its coverage counts for the test.
  * Without DLFL_RT_FILE the runtime still accepts every call and keeps the maps in
  * anonymous memory (nothing is written).
  *
  * Test brackets: a test harness calls dlfl_rt_begin_test() before and dlfl_rt_end_test()
- * after each test (the GoogleTest listener in libdlfl_rt_gtest does it for you; Python
- * calls them through ctypes). Coverage reached outside any bracket (static
- * initialisation, main, between tests) goes to a separate "outside" slot.
+ * after each test (the GoogleTest listener does it for you: libdlfl_rt_gtest, or the
+ * listener source compiled in your own build, `dlfl config --gtest-listener-source`;
+ * Python calls them through ctypes). Coverage reached outside any bracket (static
+ * initialisation, main, between tests) goes to a separate "outside" map.
+ *
+ * Forks: a fork child inherits the parent's maps (MAP_SHARED) and its probes land in the
+ * parent's running test until the child itself begins a test; then it writes a file of its
+ * own, PARENT_FILE.PID.
  *
  * Thread safety: begin/end may be called from any thread but are meant to be called from
  * one harness thread; probes from other threads during a switch land in either the old or
- * the new slot, never out of bounds. Linux only (mmap, CLOCK_MONOTONIC). Depends on libc.
+ * the new test (or are dropped while a test is being saved), never out of bounds. Ending a
+ * test allocates nothing and uses only async-signal-safe calls. Linux only (mmap, flock,
+ * CLOCK_MONOTONIC). Depends on libc only.
  */
 #ifndef DLFL_RT_DLFL_RT_H
 #define DLFL_RT_DLFL_RT_H
@@ -43,14 +61,17 @@ enum {
   DLFL_RT_UNKNOWN = 3
 };
 
-/* Starts a test slot named `name` (UTF-8, NUL-terminated; names longer than the slot's
- * name capacity are truncated, the full length is recorded). Ends a still-running test
- * with DLFL_RT_UNKNOWN first. Returns 0, or -1 when the slot could not be created (the
- * reason is printed once to stderr; probes keep working into scratch memory). */
+/* Starts a test named `name` (UTF-8, NUL-terminated; names longer than the slot's name
+ * capacity are truncated, the full length is recorded). Ends a still-running test with
+ * DLFL_RT_UNKNOWN first. Returns 0 (also when DLFL_RT_TEST makes it a no-op), or -1 when
+ * the file could not be created or written (the reason is printed once to stderr; probes
+ * keep working into scratch memory). */
 int dlfl_rt_begin_test(const char* name);
 
 /* Ends the running test with `outcome` (DLFL_RT_PASSED, _FAILED or _SKIPPED): device maps
- * are copied in first, then the slot is marked ended. Returns 0, or -1 when no test runs. */
+ * are copied in first, then the test is saved as a record and the live map cleared.
+ * Returns 0 (also as a no-op under DLFL_RT_TEST), or -1 when no test runs or the record
+ * could not be written. */
 int dlfl_rt_end_test(int outcome);
 
 /* Called by every instrumented translation unit before main (see probe.h): `probe_count`

@@ -33,24 +33,6 @@ using Clock = std::chrono::steady_clock;
 // Longest --gtest_filter we pass: one argument may not exceed 128 KiB on Linux.
 constexpr std::size_t kMaxFilter = 100 * 1024;
 
-// The test running in the snapshot file right now and since when (CLOCK_MONOTONIC ns),
-// read with two small preads; {0, 0} when none runs or the file does not exist yet.
-std::pair<std::uint32_t, std::uint64_t> running_test(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {0, 0};
-  dlfl_rt_file_header h{};
-  dlfl_rt_slot_header s{};
-  std::pair<std::uint32_t, std::uint64_t> result{0, 0};
-  if (::pread(fd, &h, sizeof h, 0) == static_cast<ssize_t>(sizeof h) && std::memcmp(h.magic, DLFL_RT_MAGIC, 8) == 0 &&
-      h.current_slot != 0 &&
-      ::pread(fd, &s, sizeof s, static_cast<off_t>(h.header_size + h.current_slot * h.slot_stride)) ==
-          static_cast<ssize_t>(sizeof s) &&
-      s.state == DLFL_RT_SLOT_RUNNING)
-    result = {h.current_slot, s.begin_ns};
-  ::close(fd);
-  return result;
-}
-
 std::uint64_t monotonic_ns() {
   timespec t{};
   ::clock_gettime(CLOCK_MONOTONIC, &t);
@@ -152,8 +134,8 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       while (!finished.load()) {
         if (o.interrupt && o.interrupt->load()) cancel = true;
         if (limit_ns) {
-          const auto [slot, since] = running_test(snapshot_path);
-          if (slot && monotonic_ns() - since > limit_ns) {
+          const auto running = running_test(snapshot_path);
+          if (running && monotonic_ns() - running->begin_ns > limit_ns) {
             timed_out = true;
             cancel = true;
           }

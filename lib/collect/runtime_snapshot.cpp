@@ -1,8 +1,8 @@
-// read_runtime_snapshot(): a dlfl_rt snapshot file (dlfl_rt_file.h) mapped and read back.
+// Reading a dlfl_rt snapshot file (dlfl_rt_file.h) with bounded reads: the header, the two
+// maps, then one record at a time, each checked against the file's real size.
 #include "dlfl/collect/runtime_snapshot.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "dlfl/error.h"
+#include "dlfl_rt/dlfl_rt.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 
 namespace dlfl::collect {
@@ -17,85 +18,190 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A read-only mapping of a whole file.
-class MappedFile {
+class ReadOnlyFile {
  public:
-  explicit MappedFile(const fs::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error(path.string(), 0, "cannot open the runtime snapshot: " + std::string(std::strerror(errno)));
+  explicit ReadOnlyFile(const fs::path& path) : name_(path.string()) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw Error(name_, 0, "cannot open the runtime snapshot: " + std::string(std::strerror(errno)));
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      throw Error(path.string(), 0, "is a directory, not a runtime snapshot file");
+    if (::fstat(fd_, &st) != 0 || S_ISDIR(st.st_mode)) {
+      ::close(fd_);
+      throw Error(name_, 0, "is a directory, not a runtime snapshot file");
     }
-    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-      size_ = static_cast<std::size_t>(st.st_size);
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      data_ = p == MAP_FAILED ? nullptr : static_cast<const unsigned char*>(p);
-    }
-    ::close(fd);
-    if (!data_) throw Error(path.string(), 0, "cannot map the runtime snapshot (empty file?)");
+    size_ = static_cast<std::uint64_t>(st.st_size);
   }
-  ~MappedFile() { ::munmap(const_cast<unsigned char*>(data_), size_); }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  const unsigned char* data() const { return data_; }
-  std::size_t size() const { return size_; }
+  ~ReadOnlyFile() { ::close(fd_); }
+  ReadOnlyFile(const ReadOnlyFile&) = delete;
+  ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
+
+  std::uint64_t size() const { return size_; }
+  const std::string& name() const { return name_; }
+
+  // Exactly `bytes` at `offset`, which the caller checked lie inside size().
+  void read(void* to, std::uint64_t bytes, std::uint64_t offset) const {
+    auto* p = static_cast<char*>(to);
+    while (bytes) {
+      const ssize_t n = ::pread(fd_, p, bytes, static_cast<off_t>(offset));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw Error(name_, 0, "cannot read the runtime snapshot (truncated while reading?)");
+      p += n;
+      bytes -= static_cast<std::uint64_t>(n);
+      offset += static_cast<std::uint64_t>(n);
+    }
+  }
 
  private:
-  const unsigned char* data_ = nullptr;
-  std::size_t size_ = 0;
+  std::string name_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
 };
 
-std::vector<std::uint32_t> reached(const unsigned char* map, std::uint64_t count) {
+std::vector<std::uint32_t> reached(const std::vector<unsigned char>& map) {
   std::vector<std::uint32_t> ids;
-  for (std::uint64_t i = 0; i < count; ++i)
+  for (std::size_t i = 0; i < map.size(); ++i)
     if (map[i]) ids.push_back(static_cast<std::uint32_t>(i));
+  return ids;
+}
+
+std::uint64_t pad8(std::uint64_t n) { return (n + 7) / 8 * 8; }
+
+// [offset, offset + bytes) inside [0, limit), without wrapping around.
+bool inside(std::uint64_t offset, std::uint64_t bytes, std::uint64_t limit) {
+  return offset <= limit && bytes <= limit - offset;
+}
+
+void check_header(const dlfl_rt_file_header& h, std::uint64_t size, const std::string& name) {
+  if (std::memcmp(h.magic, "DLFLRT01", 8) == 0)
+    throw Error(name, 0,
+                "was written by an older dlfl runtime (snapshot version 1): rebuild the program against this dlfl's "
+                "libdlfl_rt");
+  if (std::memcmp(h.magic, DLFL_RT_MAGIC, 8) != 0) throw Error(name, 0, "not a dlfl runtime snapshot");
+  if (h.version != DLFL_RT_VERSION)
+    throw Error(name, 0, "unsupported runtime snapshot version " + std::to_string(h.version) + " (this dlfl reads " +
+                             std::to_string(DLFL_RT_VERSION) + ")");
+  const bool ok =
+      h.header_size >= sizeof h && h.header_size <= size && h.name_capacity >= 1 &&
+      inside(h.live_header_offset, DLFL_RT_SLOT_HEADER_SIZE + std::uint64_t{h.name_capacity}, h.header_size) &&
+      h.probe_count <= size && inside(h.outside_offset, h.probe_count, size) &&
+      h.outside_offset >= h.header_size && inside(h.live_offset, h.probe_count, size) &&
+      h.live_offset >= h.outside_offset + h.probe_count && h.records_offset >= h.live_offset + h.probe_count &&
+      h.records_offset <= h.records_end && h.records_end <= size && h.probe_count <= UINT32_MAX;
+  if (!ok) throw Error(name, 0, "inconsistent runtime snapshot header");
+}
+
+// Decodes one record's payload into ascending probe ids, checking each against the map.
+std::vector<std::uint32_t> decode(const dlfl_rt_record_header& r, const std::vector<unsigned char>& payload,
+                                  std::uint64_t probe_count, const std::string& where) {
+  std::vector<std::uint32_t> ids;
+  if (r.encoding == DLFL_RT_ENCODING_IDS) {
+    ids.resize(payload.size() / 4);
+    if (!payload.empty()) std::memcpy(ids.data(), payload.data(), ids.size() * 4);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (ids[i] >= probe_count || (i && ids[i] <= ids[i - 1]))
+        throw Error(where, 0, "corrupt runtime snapshot record (probe ids out of range or order)");
+  } else {
+    for (std::size_t byte = 0; byte < payload.size(); ++byte)
+      for (unsigned bit = 0; bit < 8; ++bit)
+        if (payload[byte] >> bit & 1u) {
+          const std::uint64_t id = byte * 8 + bit;
+          if (id >= probe_count) throw Error(where, 0, "corrupt runtime snapshot record (bit past the probe count)");
+          ids.push_back(static_cast<std::uint32_t>(id));
+        }
+  }
+  if (ids.size() != r.hit_count) throw Error(where, 0, "corrupt runtime snapshot record (hit count differs)");
   return ids;
 }
 
 }  // namespace
 
-RuntimeSnapshot read_runtime_snapshot(const fs::path& path) {
-  const MappedFile file(path);
-  const std::string name = path.string();
-  if (file.size() < DLFL_RT_HEADER_SIZE) throw Error(name, 0, "truncated runtime snapshot (no header)");
-  dlfl_rt_file_header h;
-  std::memcpy(&h, file.data(), sizeof h);
-  if (std::memcmp(h.magic, DLFL_RT_MAGIC, 8) != 0) throw Error(name, 0, "not a dlfl runtime snapshot");
-  if (h.version != DLFL_RT_VERSION) throw Error(name, 0, "unsupported snapshot version " + std::to_string(h.version));
-  // Every size is bounded by the file's before it takes part in a sum or product, so a
-  // corrupt header cannot wrap around and pass (which would read past the mapping).
+RuntimeSnapshot read_runtime_snapshot(const fs::path& path, const std::function<void(RuntimeSlot&&)>& on_test) {
+  const ReadOnlyFile file(path);
+  const std::string& name = file.name();
   const std::uint64_t size = file.size();
-  if (h.header_size < sizeof h || h.header_size > size || h.probe_count > size || h.name_capacity > size ||
-      h.slot_stride > size || h.slot_stride < DLFL_RT_SLOT_HEADER_SIZE + h.name_capacity + h.probe_count ||
-      h.slot_count == 0 || h.slot_count > (size - h.header_size) / h.slot_stride)
-    throw Error(name, 0, "inconsistent runtime snapshot header");
+  if (size < sizeof(dlfl_rt_file_header)) throw Error(name, 0, "truncated runtime snapshot (no header)");
+  dlfl_rt_file_header h;
+  file.read(&h, sizeof h, 0);
+  check_header(h, size, name);
+
   RuntimeSnapshot snap;
   snap.probe_count = h.probe_count;
   snap.map_id = h.map_id;
   snap.pid = h.pid;
-  for (std::uint32_t i = 0; i < h.slot_count; ++i) {
-    const unsigned char* slot = file.data() + h.header_size + static_cast<std::uint64_t>(i) * h.slot_stride;
-    dlfl_rt_slot_header sh;
-    std::memcpy(&sh, slot, sizeof sh);
-    const unsigned char* map = slot + DLFL_RT_SLOT_HEADER_SIZE + h.name_capacity;
-    if (i == 0) {
-      snap.outside = reached(map, h.probe_count);
-      continue;
-    }
-    if (sh.state != DLFL_RT_SLOT_RUNNING && sh.state != DLFL_RT_SLOT_ENDED) continue;
+  snap.whole_process = (h.flags & DLFL_RT_FLAG_WHOLE_PROCESS) != 0;
+  std::vector<unsigned char> bytes(h.probe_count);
+  if (!snap.whole_process) {
+    file.read(bytes.data(), bytes.size(), h.outside_offset);
+    snap.outside = reached(bytes);
+  }
+
+  std::uint32_t last_ordinal = 0;
+  std::vector<unsigned char> payload;
+  for (std::uint64_t at = h.records_offset; at < h.records_end;) {
+    const std::string where = name + " (record at byte " + std::to_string(at) + ")";
+    dlfl_rt_record_header r;
+    if (!inside(at, sizeof r, h.records_end)) throw Error(where, 0, "truncated runtime snapshot record");
+    file.read(&r, sizeof r, at);
+    const std::uint64_t body = at + sizeof r;
+    const bool header_ok =
+        r.magic == DLFL_RT_RECORD_MAGIC && r.name_length < h.name_capacity &&
+        (r.encoding == DLFL_RT_ENCODING_IDS ? r.payload_bytes % 4 == 0 && r.payload_bytes / 4 <= h.probe_count
+         : r.encoding == DLFL_RT_ENCODING_BITSET ? r.payload_bytes == (h.probe_count + 7) / 8
+                                                 : false) &&
+        inside(body, pad8(r.name_length), h.records_end) &&
+        inside(body + pad8(r.name_length), pad8(r.payload_bytes), h.records_end) && r.ordinal > last_ordinal;
+    if (!header_ok) throw Error(where, 0, "corrupt runtime snapshot record");
     RuntimeSlot s;
-    const char* text = reinterpret_cast<const char*>(slot + DLFL_RT_SLOT_HEADER_SIZE);
-    s.name.assign(text, ::strnlen(text, h.name_capacity));
-    s.state = sh.state;
-    s.outcome = sh.outcome;
-    s.begin_ns = sh.begin_ns;
-    s.end_ns = sh.end_ns;
-    s.probes = reached(map, h.probe_count);
-    snap.tests.push_back(std::move(s));
+    s.name.resize(r.name_length);
+    file.read(s.name.data(), r.name_length, body);
+    payload.resize(r.payload_bytes);
+    file.read(payload.data(), payload.size(), body + pad8(r.name_length));
+    s.probes = decode(r, payload, h.probe_count, where);
+    s.state = DLFL_RT_SLOT_ENDED;
+    s.outcome = r.outcome;
+    s.begin_ns = r.begin_ns;
+    s.end_ns = r.end_ns;
+    last_ordinal = r.ordinal;
+    at = body + pad8(r.name_length) + pad8(r.payload_bytes);
+    on_test(std::move(s));
+  }
+
+  // The running test, unless its record was saved just before the process died.
+  dlfl_rt_slot_header live;
+  file.read(&live, sizeof live, h.live_header_offset);
+  if (live.state == DLFL_RT_SLOT_RUNNING && live.ordinal > last_ordinal) {
+    RuntimeSlot s;
+    std::vector<char> text(h.name_capacity);
+    file.read(text.data(), text.size(), h.live_header_offset + DLFL_RT_SLOT_HEADER_SIZE);
+    s.name.assign(text.data(), ::strnlen(text.data(), text.size()));
+    file.read(bytes.data(), bytes.size(), h.live_offset);
+    s.probes = reached(bytes);
+    s.state = DLFL_RT_SLOT_RUNNING;
+    s.begin_ns = live.begin_ns;
+    on_test(std::move(s));
   }
   return snap;
+}
+
+RuntimeSnapshot read_runtime_snapshot(const fs::path& path) {
+  std::vector<RuntimeSlot> tests;
+  RuntimeSnapshot snap = read_runtime_snapshot(path, [&](RuntimeSlot&& s) { tests.push_back(std::move(s)); });
+  snap.tests = std::move(tests);
+  return snap;
+}
+
+std::optional<RunningTest> running_test(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  dlfl_rt_file_header h{};
+  dlfl_rt_slot_header s{};
+  std::optional<RunningTest> result;
+  if (::pread(fd, &h, sizeof h, 0) == static_cast<ssize_t>(sizeof h) &&
+      std::memcmp(h.magic, DLFL_RT_MAGIC, 8) == 0 && h.live_header_offset <= DLFL_RT_HEADER_SIZE &&
+      ::pread(fd, &s, sizeof s, static_cast<off_t>(h.live_header_offset)) == static_cast<ssize_t>(sizeof s) &&
+      s.state == DLFL_RT_SLOT_RUNNING)
+    result = RunningTest{s.ordinal, s.begin_ns};
+  ::close(fd);
+  return result;
 }
 
 }  // namespace dlfl::collect

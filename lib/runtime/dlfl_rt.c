@@ -1,23 +1,25 @@
-/* dlfl_rt.c: the coverage runtime: per-test byte maps living in a memory-mapped file.
+/* dlfl_rt.c: the coverage runtime: a live byte map per process in a memory-mapped file,
+ * compacted into a record of hit probe ids when a test ends (layout: dlfl_rt_file.h).
  *
  * Lives inside the user's test process, so: libc only, no allocation and no lock on the
- * probe path (a probe is one store through __dlfl_map), and nothing to flush: every map
- * byte is written straight into a MAP_SHARED file mapping, which the kernel keeps when the
- * process dies by a signal (SIGSEGV, SIGABRT, SIGKILL from a timeout).
+ * probe path (a probe is one store through __dlfl_map), and nothing to flush on a crash:
+ * the outside and live maps are MAP_SHARED views of the file, which the kernel keeps when
+ * the process dies by a signal (SIGSEGV, SIGABRT, SIGKILL from a timeout). Ending a test
+ * uses only async-signal-safe calls (pwrite, memset, atomics) on memory set up when the
+ * file was created.
  *
- * Addresses never move: the file is mapped into a large PROT_NONE reservation, and growing
- * it maps the longer file over the same range, so a thread still writing through an old
- * map pointer never faults.
+ * The maps never move once the file exists: a thread still writing through an old map
+ * pointer writes into the outside or the live map, never out of bounds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -29,10 +31,14 @@
 /* Scratch map used before the file exists and when there is none: virtual memory only,
  * pages are allocated when a probe first touches them. */
 #define BOOT_CAPACITY (UINT64_C(1) << 26)
-#define INITIAL_SLOTS 64u
 #define MAX_FLUSH 256
+#define LIVE_HEADER_OFFSET 2048u
+#define PAGE UINT64_C(4096)
+#define STAGE_BYTES 65536u
 
 _Static_assert(sizeof(dlfl_rt_cell) == 1, "a probe map is an array of bytes");
+_Static_assert(LIVE_HEADER_OFFSET + DLFL_RT_SLOT_HEADER_SIZE + DLFL_RT_NAME_CAPACITY <= DLFL_RT_HEADER_SIZE,
+               "the live slot fits in the header area");
 
 dlfl_rt_cell* __dlfl_map;
 
@@ -41,17 +47,27 @@ static struct {
   unsigned char* boot_map;
   uint64_t probe_count;
   uint64_t map_id;
-  int file_failed;  /* creating/growing the file failed: stay on scratch memory */
+  int file_failed;   /* creating/writing the file failed: stay on scratch memory */
+  int whole_process; /* DLFL_RT_TEST: the whole process is one test */
   int fd;
-  pid_t owner;      /* process that created the file (a fork child makes its own) */
+  pid_t owner;       /* process that created the file (a fork child makes its own) */
   char path[4096];
-  unsigned char* base;  /* start of the reservation == file offset 0 */
-  uint64_t reserved;    /* bytes reserved */
-  uint64_t stride;
+  unsigned char* base; /* the file's fixed part, mapped: header + outside + live map */
+  uint64_t mapped;
   struct dlfl_rt_file_header* header;
-  uint32_t running;     /* slot of the running test, 0 = none */
+  struct dlfl_rt_slot_header* live;
+  unsigned char* outside_map;
+  unsigned char* live_map;
+  uint32_t* ids;         /* scratch: probe_count ids, for compacting the live map */
+  unsigned char* bitset; /* scratch: probe_count bits */
+  uint32_t running;      /* ordinal of the running test, 0 = none */
+  uint32_t last_ordinal;
   dlfl_rt_flush_fn flush[MAX_FLUSH];
   int flush_count;
+  /* Record bytes on their way into the file: one pwrite per STAGE_BYTES. */
+  unsigned char stage[STAGE_BYTES];
+  uint32_t staged;
+  uint64_t write_at;
 } rt = {.fd = -1};
 
 static void say(const char* format, ...) {
@@ -78,6 +94,8 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * UINT64_C(1000000000) + (uint64_t)t.tv_nsec;
 }
 
+static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+
 static void set_map(unsigned char* map) { __atomic_store_n(&__dlfl_map, (dlfl_rt_cell*)map, __ATOMIC_RELEASE); }
 static unsigned char* current_map(void) { return (unsigned char*)__atomic_load_n(&__dlfl_map, __ATOMIC_ACQUIRE); }
 
@@ -94,125 +112,131 @@ static void boot(void) {
   set_map(rt.boot_map);
 }
 
-__attribute__((constructor(101))) static void dlfl_rt_boot(void) {
-  lock();
-  boot();
-  unlock();
+static const char* env_file(void) {
+  const char* path = getenv("DLFL_RT_FILE");
+  return path && *path ? path : NULL;
 }
 
-static struct dlfl_rt_slot_header* slot_header(uint32_t slot) {
-  return (struct dlfl_rt_slot_header*)(rt.base + rt.header->header_size + (uint64_t)slot * rt.stride);
-}
-static unsigned char* slot_map(uint32_t slot) {
-  return (unsigned char*)slot_header(slot) + DLFL_RT_SLOT_HEADER_SIZE + DLFL_RT_NAME_CAPACITY;
-}
-static uint64_t file_size(uint64_t slots) { return DLFL_RT_HEADER_SIZE + slots * rt.stride; }
-
-/* A file whose header names another live process belongs to it (a gtest death-test child
- * re-executes the binary with the same environment): then this process writes PATH.PID. */
-static int owned_by_other_live_process(int fd) {
-  struct dlfl_rt_file_header h;
-  if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) return 0;
-  if (memcmp(h.magic, DLFL_RT_MAGIC, 8) != 0 || h.pid == getpid() || h.pid <= 0) return 0;
-  return kill(h.pid, 0) == 0 || errno == EPERM;
+static const char* env_test(void) {
+  const char* name = getenv("DLFL_RT_TEST");
+  return name && *name ? name : NULL;
 }
 
-static int open_fresh(const char* path) {
-  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return -1;
-  if (owned_by_other_live_process(fd)) {
-    close(fd);
-    int n = snprintf(rt.path, sizeof rt.path, "%s.%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof rt.path) return -1;
-    fd = open(rt.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  } else {
-    const int n = snprintf(rt.path, sizeof rt.path, "%s", path);
-    if (n < 0 || (size_t)n >= sizeof rt.path) {
-      close(fd);
+/* "PREFIX.PID" (and "PREFIX.PID-N" when taken: a reused pid) created exclusively. */
+static int create_numbered(const char* prefix) {
+  for (int n = 0; n < 100; ++n) {
+    const int length = n == 0 ? snprintf(rt.path, sizeof rt.path, "%s.%ld", prefix, (long)getpid())
+                              : snprintf(rt.path, sizeof rt.path, "%s.%ld-%d", prefix, (long)getpid(), n);
+    if (length < 0 || (size_t)length >= sizeof rt.path) {
+      errno = ENAMETOOLONG;
       return -1;
     }
-    if (fd >= 0 && ftruncate(fd, 0) != 0) {
-      close(fd);
-      return -1;
-    }
-  }
-  return fd;
-}
-
-/* Reserves address space for the whole file's future: the largest of a few sizes the
- * kernel grants (NORESERVE + PROT_NONE costs no memory). */
-static int reserve(uint64_t minimum) {
-  const uint64_t sizes[] = {UINT64_C(1) << 40, UINT64_C(1) << 36, UINT64_C(1) << 32, minimum};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
-    if (sizes[i] < minimum) continue;
-    void* p = mmap(NULL, sizes[i], PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p != MAP_FAILED) {
-      rt.base = p;
-      rt.reserved = sizes[i];
-      return 0;
-    }
+    const int fd = open(rt.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0 || errno != EEXIST) return fd;
   }
   return -1;
 }
 
-static int map_file(uint64_t slots) {
-  const uint64_t size = file_size(slots);
-  if (size > rt.reserved) return -1;
-  if (ftruncate(rt.fd, (off_t)size) != 0) return -1;
-  void* p = mmap(rt.base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, rt.fd, 0);
-  if (p == MAP_FAILED) return -1;
-  rt.header = (struct dlfl_rt_file_header*)rt.base;
-  rt.header->slot_capacity = slots;
-  return 0;
+/* The file named by DLFL_RT_FILE, unless a live process holds it (a gtest death-test child
+ * re-executes the binary with the same environment; several MPI ranks or pytest-xdist
+ * workers share it): then PATH.PID. The holder keeps an flock on it for its lifetime, which
+ * the kernel drops when the holder dies, so a stale file is reused, never a live one. */
+static int open_shared(const char* path) {
+  const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    close(fd);
+    return create_numbered(path);
+  }
+  const int n = snprintf(rt.path, sizeof rt.path, "%s", path);
+  if (n < 0 || (size_t)n >= sizeof rt.path || ftruncate(fd, 0) != 0) {
+    close(fd);
+    if (n >= 0 && (size_t)n >= sizeof rt.path) errno = ENAMETOOLONG;
+    return -1;
+  }
+  return fd;
 }
 
-/* Creates the snapshot file named by DLFL_RT_FILE with slot 0 holding the coverage reached
- * so far. Returns 0, or -1 when there is no file to write (unset variable or failure). */
+static void* map_anonymous(uint64_t bytes) {
+  void* p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static void stop_recording(void) {
+  rt.file_failed = 1;
+  rt.header = NULL;
+  rt.running = 0;
+  set_map(rt.boot_map);
+}
+
+static void start_test_locked(const char* name);
+
+/* Creates the snapshot file with the coverage reached so far in the outside map (or, for
+ * a whole-process test, in the live map). Returns 0, or -1 when there is no file to write
+ * (no DLFL_RT_FILE, or creating it failed: said once). */
 static int open_file(void) {
   if (rt.header && rt.owner == getpid()) return 0;
   if (rt.file_failed) return -1;
-  const char* path = getenv("DLFL_RT_FILE");
-  if (!path || !*path) return -1;
+  const char* path = env_file();
+  if (!path) return -1;
+  unsigned char* inherited = current_map();
   if (rt.header) {
-    /* A fork child must not write slots into its parent's file. */
-    rt.header = NULL;
-    rt.base = NULL;
-    if (rt.fd >= 0) close(rt.fd);
-    rt.running = 0;
+    /* A fork child must not write tests into its parent's file: PARENT_FILE.PID. */
     char parent[sizeof rt.path];
     memcpy(parent, rt.path, sizeof parent);
-    const int n = snprintf(rt.path, sizeof rt.path, "%s.%ld", parent, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof rt.path) rt.file_failed = 1;
-    path = NULL;
-  }
-  if (rt.file_failed) return -1;
-  rt.fd = path ? open_fresh(path) : open(rt.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  const uint64_t probes = rt.probe_count ? rt.probe_count : 1;
-  rt.stride = (DLFL_RT_SLOT_HEADER_SIZE + DLFL_RT_NAME_CAPACITY + probes + 63) / 64 * 64;
-  if (rt.fd < 0 || reserve(file_size(INITIAL_SLOTS)) != 0 || map_file(INITIAL_SLOTS) != 0) {
-    say("dlfl_rt: cannot create the snapshot file %s: %s (coverage is not recorded)", rt.path,
-        strerror(errno));
-    rt.file_failed = 1;
     rt.header = NULL;
+    if (rt.fd >= 0) close(rt.fd);
+    rt.running = 0;
+    rt.fd = create_numbered(parent);
+  } else {
+    rt.whole_process = env_test() != NULL;
+    rt.fd = rt.whole_process ? create_numbered(path) : open_shared(path);
+  }
+  const uint64_t probes = rt.probe_count;
+  const uint64_t map_bytes = round_up(probes ? probes : 1, PAGE);
+  const uint64_t records_offset = DLFL_RT_HEADER_SIZE + 2 * map_bytes;
+  void* base = MAP_FAILED;
+  if (rt.fd >= 0 && ftruncate(rt.fd, (off_t)records_offset) == 0)
+    base = mmap(NULL, records_offset, PROT_READ | PROT_WRITE, MAP_SHARED, rt.fd, 0);
+  if (!rt.ids) rt.ids = map_anonymous(probes * sizeof(uint32_t));
+  if (!rt.bitset) rt.bitset = map_anonymous((probes + 7) / 8);
+  if (base == MAP_FAILED || !rt.ids || !rt.bitset) {
+    say("dlfl_rt: cannot create the snapshot file %s: %s (coverage is not recorded)", rt.path, strerror(errno));
+    stop_recording();
     return -1;
   }
+  rt.base = base;
+  rt.mapped = records_offset;
   rt.owner = getpid();
-  struct dlfl_rt_file_header* h = rt.header;
+  struct dlfl_rt_file_header* h = (struct dlfl_rt_file_header*)rt.base;
   memcpy(h->magic, DLFL_RT_MAGIC, 8);
   h->version = DLFL_RT_VERSION;
   h->header_size = DLFL_RT_HEADER_SIZE;
-  h->probe_count = rt.probe_count;
-  h->slot_stride = rt.stride;
+  h->probe_count = probes;
   h->map_id = rt.map_id;
   h->pid = (int32_t)rt.owner;
+  h->flags = rt.whole_process ? DLFL_RT_FLAG_WHOLE_PROCESS : 0;
   h->name_capacity = DLFL_RT_NAME_CAPACITY;
-  struct dlfl_rt_slot_header* outside = slot_header(0);
-  outside->begin_ns = now_ns();
-  /* Static initialisation ran on the scratch map (or the parent's slot, after a fork). */
-  memcpy(slot_map(0), current_map(), rt.probe_count);
-  __atomic_store_n(&outside->state, DLFL_RT_SLOT_OUTSIDE, __ATOMIC_RELEASE);
-  __atomic_store_n(&h->slot_count, 1u, __ATOMIC_RELEASE);
-  set_map(slot_map(0));
+  h->live_header_offset = LIVE_HEADER_OFFSET;
+  h->outside_offset = DLFL_RT_HEADER_SIZE;
+  h->live_offset = DLFL_RT_HEADER_SIZE + map_bytes;
+  h->records_offset = records_offset;
+  h->record_count = 0;
+  h->records_end = records_offset;
+  rt.live = (struct dlfl_rt_slot_header*)(rt.base + LIVE_HEADER_OFFSET);
+  rt.outside_map = rt.base + h->outside_offset;
+  rt.live_map = rt.base + h->live_offset;
+  rt.last_ordinal = 0;
+  rt.header = h;
+  /* What ran before (static initialisation on the scratch map, or the parent's test
+   * after a fork) goes where this process's coverage goes now. */
+  if (rt.whole_process) {
+    memcpy(rt.live_map, inherited, probes);
+    start_test_locked(env_test());
+  } else {
+    memcpy(rt.outside_map, inherited, probes);
+    set_map(rt.outside_map);
+  }
   return 0;
 }
 
@@ -220,65 +244,159 @@ static void flush_device_maps(unsigned char* map) {
   for (int i = 0; i < rt.flush_count; ++i) rt.flush[i](map, rt.probe_count);
 }
 
+/* Appends `bytes` to the record being written; 0 or -1 (write failed). */
+static int stage(const void* data, uint64_t bytes) {
+  const unsigned char* p = data;
+  while (bytes) {
+    uint64_t n = STAGE_BYTES - rt.staged;
+    if (n > bytes) n = bytes;
+    if (p) memcpy(rt.stage + rt.staged, p, n);
+    else memset(rt.stage + rt.staged, 0, n);
+    rt.staged += (uint32_t)n;
+    bytes -= n;
+    if (p) p += n;
+    if (rt.staged == STAGE_BYTES) {
+      if (pwrite(rt.fd, rt.stage, rt.staged, (off_t)rt.write_at) != (ssize_t)rt.staged) return -1;
+      rt.write_at += rt.staged;
+      rt.staged = 0;
+    }
+  }
+  return 0;
+}
+
+static int stage_flush(void) {
+  if (rt.staged && pwrite(rt.fd, rt.stage, rt.staged, (off_t)rt.write_at) != (ssize_t)rt.staged) return -1;
+  rt.write_at += rt.staged;
+  rt.staged = 0;
+  return 0;
+}
+
+/* The ids of the live map's reached probes into rt.ids, ascending; returns how many.
+ * Reads 64 bytes at a time: most of a large map is zero. */
+static uint64_t reached_ids(void) {
+  const unsigned char* map = rt.live_map;
+  const uint64_t n = rt.probe_count;
+  uint64_t hits = 0, i = 0;
+  for (; i + 64 <= n; i += 64) {
+    uint64_t w[8];
+    memcpy(w, map + i, sizeof w);
+    if ((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) == 0) continue;
+    for (uint64_t j = i; j < i + 64; ++j)
+      if (map[j]) rt.ids[hits++] = (uint32_t)j;
+  }
+  for (; i < n; ++i)
+    if (map[i]) rt.ids[hits++] = (uint32_t)i;
+  return hits;
+}
+
+/* Saves the running test as a record, then frees and clears the live slot. */
 static void end_locked(int outcome) {
-  flush_device_maps(slot_map(rt.running));
-  struct dlfl_rt_slot_header* s = slot_header(rt.running);
-  s->outcome = outcome;
-  s->end_ns = now_ns();
-  __atomic_store_n(&s->state, DLFL_RT_SLOT_ENDED, __ATOMIC_RELEASE);
-  __atomic_store_n(&rt.header->current_slot, 0u, __ATOMIC_RELEASE);
-  set_map(slot_map(0));
+  flush_device_maps(rt.live_map);
+  const uint64_t end = now_ns();
+  const uint64_t hits = reached_ids();
+  const uint64_t bitset_bytes = (rt.probe_count + 7) / 8;
+  const int as_ids = hits * 4 <= bitset_bytes;
+  struct dlfl_rt_record_header r;
+  memset(&r, 0, sizeof r);
+  r.magic = DLFL_RT_RECORD_MAGIC;
+  r.ordinal = rt.running;
+  r.outcome = outcome;
+  r.encoding = as_ids ? DLFL_RT_ENCODING_IDS : DLFL_RT_ENCODING_BITSET;
+  r.begin_ns = rt.live->begin_ns;
+  r.end_ns = end;
+  r.name_full_length = rt.live->name_length;
+  r.name_length = (uint32_t)strnlen((const char*)rt.live + DLFL_RT_SLOT_HEADER_SIZE, DLFL_RT_NAME_CAPACITY - 1);
+  r.payload_bytes = as_ids ? hits * 4 : bitset_bytes;
+  r.hit_count = hits;
+  if (!as_ids) {
+    memset(rt.bitset, 0, bitset_bytes);
+    for (uint64_t k = 0; k < hits; ++k) rt.bitset[rt.ids[k] >> 3] |= (unsigned char)(1u << (rt.ids[k] & 7));
+  }
+  const uint64_t start = __atomic_load_n(&rt.header->records_end, __ATOMIC_RELAXED);
+  rt.write_at = start;
+  rt.staged = 0;
+  const int failed = stage(&r, sizeof r) || stage((const char*)rt.live + DLFL_RT_SLOT_HEADER_SIZE, r.name_length) ||
+                     stage(NULL, round_up(r.name_length, 8) - r.name_length) ||
+                     stage(as_ids ? (const void*)rt.ids : (const void*)rt.bitset, r.payload_bytes) ||
+                     stage(NULL, round_up(r.payload_bytes, 8) - r.payload_bytes) || stage_flush();
+  if (failed) {
+    say("dlfl_rt: cannot append to the snapshot file %s: %s (coverage is no longer recorded)", rt.path,
+        strerror(errno));
+    /* The live slot stays RUNNING: the reader still finds this test's coverage there. */
+    stop_recording();
+    return;
+  }
+  __atomic_store_n(&rt.header->record_count, rt.header->record_count + 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&rt.header->records_end, rt.write_at, __ATOMIC_RELEASE);
+  __atomic_store_n(&rt.live->state, DLFL_RT_SLOT_FREE, __ATOMIC_RELEASE);
+  set_map(rt.outside_map);
+  /* Clear what was reached: per probe when few were, else the whole map. */
+  if (hits < rt.probe_count / 64)
+    for (uint64_t k = 0; k < hits; ++k) rt.live_map[rt.ids[k]] = 0;
+  else
+    memset(rt.live_map, 0, rt.probe_count);
   rt.running = 0;
+}
+
+/* Opens the live slot for `name`; the live map is clear. */
+static void start_test_locked(const char* name) {
+  struct dlfl_rt_slot_header* s = rt.live;
+  const size_t length = name ? strlen(name) : 0;
+  const size_t kept = length < DLFL_RT_NAME_CAPACITY - 1 ? length : DLFL_RT_NAME_CAPACITY - 1;
+  char* area = (char*)s + DLFL_RT_SLOT_HEADER_SIZE;
+  if (kept) memcpy(area, name, kept);
+  memset(area + kept, 0, DLFL_RT_NAME_CAPACITY - kept);
+  s->name_length = (uint32_t)length;
+  s->outcome = 0;
+  s->begin_ns = now_ns();
+  s->end_ns = 0;
+  rt.running = ++rt.last_ordinal;
+  s->ordinal = rt.running;
+  __atomic_store_n(&s->state, DLFL_RT_SLOT_RUNNING, __ATOMIC_RELEASE);
+  set_map(rt.live_map);
 }
 
 int dlfl_rt_begin_test(const char* name) {
   lock();
   boot();
+  if (rt.whole_process) {
+    /* The collector brackets the whole process (and its fork children, which write into
+     * the same live map); a harness's own brackets are ignored. */
+    unlock();
+    return 0;
+  }
   if (open_file() != 0) {
-    int result = getenv("DLFL_RT_FILE") && *getenv("DLFL_RT_FILE") ? -1 : 0;
+    const int result = env_file() ? -1 : 0;
     flush_device_maps(current_map());
     unlock();
     return result;
   }
   if (rt.running) end_locked(DLFL_RT_UNKNOWN);
-  flush_device_maps(slot_map(0));
-  const uint32_t slot = rt.header->slot_count;
-  if (slot >= rt.header->slot_capacity && map_file(rt.header->slot_capacity * 2) != 0) {
-    say("dlfl_rt: cannot grow %s beyond %u tests: %s (coverage is not recorded)", rt.path, slot,
-        strerror(errno));
-    rt.file_failed = 1;
-    rt.header = NULL;
-    set_map(rt.boot_map);
+  if (!rt.header) {
     unlock();
     return -1;
   }
-  struct dlfl_rt_slot_header* s = slot_header(slot);
-  const size_t length = name ? strlen(name) : 0;
-  const size_t kept = length < DLFL_RT_NAME_CAPACITY - 1 ? length : DLFL_RT_NAME_CAPACITY - 1;
-  char* area = (char*)s + DLFL_RT_SLOT_HEADER_SIZE;
-  if (kept) memcpy(area, name, kept);
-  area[kept] = '\0';
-  s->name_length = (uint32_t)length;
-  s->begin_ns = now_ns();
-  __atomic_store_n(&s->state, DLFL_RT_SLOT_RUNNING, __ATOMIC_RELEASE);
-  __atomic_store_n(&rt.header->slot_count, slot + 1, __ATOMIC_RELEASE);
-  __atomic_store_n(&rt.header->current_slot, slot, __ATOMIC_RELEASE);
-  rt.running = slot;
-  set_map(slot_map(slot));
+  flush_device_maps(rt.outside_map);
+  start_test_locked(name);
   unlock();
   return 0;
 }
 
 int dlfl_rt_end_test(int outcome) {
   lock();
-  if (!rt.header || !rt.running || rt.owner != getpid()) {
+  if (rt.whole_process) {
+    unlock();
+    return 0;
+  }
+  if (!rt.header || rt.owner != getpid() || !rt.running) {
     if (!rt.header) flush_device_maps(current_map());
     unlock();
     return -1;
   }
   end_locked(outcome);
+  const int result = rt.header ? 0 : -1;
   unlock();
-  return 0;
+  return result;
 }
 
 void dlfl_rt_register_probes(uint64_t probe_count, uint64_t map_id) {
@@ -298,17 +416,17 @@ void dlfl_rt_register_probes(uint64_t probe_count, uint64_t map_id) {
   }
   if (probe_count > rt.probe_count) {
     if (rt.header) {
-      /* The slot stride is fixed once the file exists: a larger map would overrun it. */
-      say("dlfl_rt: a module with %llu probes was loaded after the first test began (file sized "
-          "for %llu); coverage is no longer recorded",
+      /* The maps are sized once the file exists: a larger map would overrun them. */
+      say("dlfl_rt: a module with %llu probes was loaded after the snapshot file was created (sized for %llu); "
+          "coverage is no longer recorded",
           (unsigned long long)probe_count, (unsigned long long)rt.probe_count);
-      rt.file_failed = 1;
-      rt.header = NULL;
-      rt.running = 0;
-      set_map(rt.boot_map);
+      stop_recording();
     }
     rt.probe_count = probe_count;
   }
+  /* A whole-process test starts as soon as the probes are known: static initialisation
+   * belongs to it too. */
+  if (!rt.header && !rt.file_failed && env_test()) open_file();
   unlock();
 }
 

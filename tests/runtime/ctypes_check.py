@@ -3,7 +3,7 @@
 
 Usage: ctypes_check.py LIBDLFL_RT_SO CONFTEST_PY
 Runs begin/end for two tests in a child interpreter with DLFL_RT_FILE set, then checks the
-snapshot file's header and slots with struct (dlfl_rt_file.h, version 1). Also compiles
+snapshot file's header and records with struct (dlfl_rt_file.h, version 2). Also compiles
 the example conftest to catch syntax errors (pytest itself need not be installed).
 """
 import ctypes
@@ -14,8 +14,8 @@ import subprocess
 import sys
 import tempfile
 
-HEADER = struct.Struct("<8sIIQQQQIIiI")  # dlfl_rt_file_header
-SLOT = struct.Struct("<IiQQII")          # dlfl_rt_slot_header (without the reserved tail)
+HEADER = struct.Struct("<8sIIQQiIIIQQQQQ")  # dlfl_rt_file_header
+RECORD = struct.Struct("<IIiIQQIIQQ8x")      # dlfl_rt_record_header
 
 
 def child(lib):
@@ -39,17 +39,16 @@ def main():
         subprocess.run([sys.executable, __file__, lib, conftest, "--child"], check=True,
                        env=dict(os.environ, DLFL_RT_FILE=snapshot))
         data = open(snapshot, "rb").read()
-        magic, version, header_size, probes, stride, map_id, capacity, count, current, pid, name_cap = \
-            HEADER.unpack_from(data, 0)
-        assert magic == b"DLFLRT01" and version == 1, (magic, version)
-        assert count == 3 and current == 0, (count, current)  # outside slot + two tests
-        names, outcomes = [], []
-        for slot in (1, 2):
-            base = header_size + slot * stride
-            state, outcome, _, _, name_len, _ = SLOT.unpack_from(data, base)
-            assert state == 2, state  # ended
-            names.append(data[base + 64:base + 64 + name_len].decode())
+        (magic, version, _, _, _, _, _, _, count, _, _, _, records, end) = HEADER.unpack_from(data, 0)
+        assert magic == b"DLFLRT02" and version == 2, (magic, version)
+        assert count == 2 and end == len(data), (count, end, len(data))
+        names, outcomes, at = [], [], records
+        while at < end:
+            (tag, ordinal, outcome, encoding, _, _, name_len, _, payload, hits) = RECORD.unpack_from(data, at)
+            assert tag == 0x44524543 and encoding == 1 and payload == 0 and hits == 0, (tag, encoding, payload)
+            names.append(data[at + 64:at + 64 + name_len].decode())
             outcomes.append(outcome)
+            at += 64 + (name_len + 7) // 8 * 8
         assert names == ["tests/test_a.py::test_one", "tests/test_a.py::test_two"], names
         assert outcomes == [0, 1], outcomes
     print("ctypes API ok")

@@ -29,8 +29,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CONFTEST = os.path.join(HERE, "..", "..", "examples", "pytest_conftest", "conftest.py")
 SKIP = 77
 
-HEADER = struct.Struct("<8sIIQQQQIIiI")  # dlfl_rt_file_header (dlfl_rt_file.h, version 1)
-SLOT = struct.Struct("<IiQQII")          # dlfl_rt_slot_header without its reserved tail
+HEADER = struct.Struct("<8sIIQQiIIIQQQQQ")  # dlfl_rt_file_header (dlfl_rt_file.h, version 2)
+SLOT = struct.Struct("<IiQQII")              # dlfl_rt_slot_header without its reserved tail
+RECORD = struct.Struct("<IIiIQQIIQQ8x")      # dlfl_rt_record_header
 SLOT_HEADER_SIZE = 64
 PASSED, FAILED, SKIPPED = 0, 1, 2
 ENDED = 2
@@ -101,17 +102,26 @@ def read_probe_map(path, file_name):
 def read_snapshot(path):
     """(map id, outside probes, [(name, state, outcome, probes)])."""
     data = open(path, "rb").read()
-    magic, version, header_size, probes, stride, map_id, _, count, _, _, name_cap = HEADER.unpack_from(data, 0)
-    if magic != b"DLFLRT01" or version != 1:
-        fail("%s: not a version 1 snapshot (%r, %d)" % (path, magic, version))
-    slots = []
-    for i in range(count):
-        base = header_size + i * stride
-        state, outcome, _, _, name_len, _ = SLOT.unpack_from(data, base)
-        name = data[base + SLOT_HEADER_SIZE:base + SLOT_HEADER_SIZE + min(name_len, name_cap)].decode()
-        cells = data[base + SLOT_HEADER_SIZE + name_cap:base + SLOT_HEADER_SIZE + name_cap + probes]
-        slots.append((name, state, outcome, {p for p, hit in enumerate(cells) if hit}))
-    return map_id, slots[0][3], slots[1:]
+    (magic, version, _, probes, map_id, _, _, name_cap, _, live_header, outside, live, records,
+     end) = HEADER.unpack_from(data, 0)
+    if magic != b"DLFLRT02" or version != 2:
+        fail("%s: not a version 2 snapshot (%r, %d)" % (path, magic, version))
+    slots, at = [], records
+    while at < end:  # ended tests: ascending probe ids or a bitset
+        _, _, outcome, encoding, _, _, name_len, _, payload, _ = RECORD.unpack_from(data, at)
+        name = data[at + 64:at + 64 + name_len].decode()
+        body = data[at + 64 + (name_len + 7) // 8 * 8:][:payload]
+        if encoding == 1:
+            hit = set(struct.unpack("<%dI" % (payload // 4), body))
+        else:
+            hit = {i for i in range(probes) if body[i // 8] >> (i % 8) & 1}
+        slots.append((name, 2, outcome, hit))
+        at += 64 + (name_len + 7) // 8 * 8 + (payload + 7) // 8 * 8
+    state, _, _, _, name_len, _ = SLOT.unpack_from(data, live_header)
+    if state == 1:  # the running test: the live map
+        name = data[live_header + SLOT_HEADER_SIZE:live_header + SLOT_HEADER_SIZE + min(name_len, name_cap - 1)]
+        slots.append((name.decode(), 1, 0, {p for p, hit in enumerate(data[live:live + probes]) if hit}))
+    return map_id, {p for p, hit in enumerate(data[outside:outside + probes]) if hit}, slots
 
 
 def reached_markers(probes, lines_of_probe, marker_of_line):

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <set>
 #include <string>
 
 #include "dlfl/collect/runtime_collector.h"
@@ -105,7 +106,7 @@ TEST_F(RuntimeApi, SigkillKeepsTheRunningTestsPartialCoverage) {
   EXPECT_EQ(s.tests[1].probes, (std::vector<std::uint32_t>{6}));
 }
 
-TEST_F(RuntimeApi, FileGrowsWithoutMovingTheMaps) {
+TEST_F(RuntimeApi, ManyTestsAndAStaleMapPointer) {
   const int status = in_child([] {
     dlfl_rt_begin_test("first");
     unsigned char* first_map = dlfl_rt_current_map();
@@ -113,7 +114,8 @@ TEST_F(RuntimeApi, FileGrowsWithoutMovingTheMaps) {
       dlfl_rt_begin_test(("t" + std::to_string(i)).c_str());
       __dlfl_map[i % 300].hit = 1;
     }
-    // A thread still holding the first test's map pointer must not fault after growth.
+    // A thread still holding the first test's map pointer writes into the running test's
+    // map: never out of bounds.
     first_map[42] = 1;
     dlfl_rt_end_test(DLFL_RT_PASSED);
     return 0;
@@ -121,11 +123,44 @@ TEST_F(RuntimeApi, FileGrowsWithoutMovingTheMaps) {
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   const RuntimeSnapshot s = read_runtime_snapshot(path());
   ASSERT_EQ(s.tests.size(), 501u);
-  EXPECT_EQ(s.tests[0].probes, (std::vector<std::uint32_t>{42}));
+  EXPECT_TRUE(s.tests[0].probes.empty());
   EXPECT_EQ(s.tests[0].outcome, DLFL_RT_UNKNOWN);  // a new begin came before its end
+  EXPECT_EQ(s.tests[1].probes, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(s.tests[1].outcome, DLFL_RT_UNKNOWN);
   EXPECT_EQ(s.tests[500].name, "t499");
-  EXPECT_EQ(s.tests[500].probes, (std::vector<std::uint32_t>{499 % 300}));
+  EXPECT_EQ(s.tests[500].probes, (std::vector<std::uint32_t>{42, 499 % 300}));
   EXPECT_EQ(s.tests[500].outcome, DLFL_RT_PASSED);
+}
+
+// A finished test costs a record header, its name and 4 bytes per hit (or a bitset when
+// that is smaller), not a byte per probe.
+TEST_F(RuntimeApi, FinishedTestsAreStoredCompactly) {
+  const int status = in_child([] {
+    for (int t = 0; t < 1000; ++t) {
+      dlfl_rt_begin_test("Suite.T");  // 7 bytes: the name takes 8 with padding
+      __dlfl_map[t % 300].hit = 1;
+      __dlfl_map[(t + 1) % 300].hit = 1;
+      dlfl_rt_end_test(DLFL_RT_PASSED);
+    }
+    dlfl_rt_begin_test("dense");  // 200 of 300 probes: a bitset (38 bytes) beats 800
+    for (int p = 0; p < 200; ++p) __dlfl_map[p].hit = 1;
+    dlfl_rt_end_test(DLFL_RT_FAILED);
+    return 0;
+  });
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  dlfl_rt_file_header h;
+  std::ifstream(path(), std::ios::binary).read(reinterpret_cast<char*>(&h), sizeof h);
+  EXPECT_EQ(h.record_count, 1001u);
+  const std::uint64_t sparse = 1000 * (DLFL_RT_RECORD_HEADER_SIZE + 8 + 8);
+  const std::uint64_t dense = DLFL_RT_RECORD_HEADER_SIZE + 8 + 40;
+  EXPECT_EQ(fs::file_size(path()), h.records_offset + sparse + dense);
+  EXPECT_EQ(h.records_end, fs::file_size(path()));
+  const RuntimeSnapshot s = read_runtime_snapshot(path());
+  ASSERT_EQ(s.tests.size(), 1001u);
+  EXPECT_EQ(s.tests[299].probes, (std::vector<std::uint32_t>{0, 299}));
+  EXPECT_EQ(s.tests[1000].probes.size(), 200u);
+  EXPECT_EQ(s.tests[1000].probes.back(), 199u);
+  EXPECT_EQ(s.tests[1000].outcome, DLFL_RT_FAILED);
 }
 
 TEST_F(RuntimeApi, LongNamesAreTruncatedInTheFile) {
@@ -203,10 +238,11 @@ TEST_F(RuntimeApi, ReaderRejectsFilesThatAreNotSnapshots) {
 }
 
 // Sizes picked so that the sums and products of a naive check wrap around 2^64 and pass:
-// the reader must refuse the file, not read past its mapping.
-TEST_F(RuntimeApi, ReaderRejectsHeadersWhoseSizesOverflow) {
+// the reader must refuse the file with one line, not read past it.
+TEST_F(RuntimeApi, ReaderRejectsCorruptHeadersAndRecords) {
   in_child([] {
     dlfl_rt_begin_test("a");
+    __dlfl_map[7].hit = 1;
     return dlfl_rt_end_test(DLFL_RT_PASSED);
   });
   const std::string good = [&] {
@@ -214,26 +250,110 @@ TEST_F(RuntimeApi, ReaderRejectsHeadersWhoseSizesOverflow) {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }();
   ASSERT_NO_THROW(read_runtime_snapshot(path()));
-  const auto corrupt = [&](const std::function<void(dlfl_rt_file_header&)>& edit) {
+  dlfl_rt_file_header original;
+  std::memcpy(&original, good.data(), sizeof original);
+  const auto corrupt = [&](const std::function<void(std::string&)>& edit) {
     std::string bytes = good;
-    dlfl_rt_file_header h;
-    std::memcpy(&h, bytes.data(), sizeof h);
-    edit(h);
-    std::memcpy(bytes.data(), &h, sizeof h);
+    edit(bytes);
     std::ofstream(dir_ / "corrupt", std::ios::binary) << bytes;
     return dir_ / "corrupt";
   };
-  // probe_count so large that slot header + name + probes wraps to a small number.
-  EXPECT_THROW(read_runtime_snapshot(corrupt([](dlfl_rt_file_header& h) {
-                 h.probe_count = ~std::uint64_t{0} - DLFL_RT_SLOT_HEADER_SIZE - h.name_capacity + 1;
-               })),
-               dlfl::Error);
-  // slot_count * slot_stride wraps around to 0.
-  EXPECT_THROW(read_runtime_snapshot(corrupt([](dlfl_rt_file_header& h) {
-                 h.slot_stride = std::uint64_t{1} << 63;
-                 h.slot_count = 2;
-               })),
-               dlfl::Error);
+  const auto header = [&](const std::function<void(dlfl_rt_file_header&)>& edit) {
+    return corrupt([&](std::string& bytes) {
+      dlfl_rt_file_header h;
+      std::memcpy(&h, bytes.data(), sizeof h);
+      edit(h);
+      std::memcpy(bytes.data(), &h, sizeof h);
+    });
+  };
+  const auto record = [&](const std::function<void(dlfl_rt_record_header&)>& edit) {
+    return corrupt([&](std::string& bytes) {
+      dlfl_rt_record_header r;
+      std::memcpy(&r, bytes.data() + original.records_offset, sizeof r);
+      edit(r);
+      std::memcpy(bytes.data() + original.records_offset, &r, sizeof r);
+    });
+  };
+  const auto rejected = [](const fs::path& file) {
+    try {
+      read_runtime_snapshot(file);
+    } catch (const dlfl::Error& e) {
+      return std::string(e.what()).find('\n') == std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(rejected(header([](auto& h) { h.probe_count = ~std::uint64_t{0} - 4095; })));
+  EXPECT_TRUE(rejected(header([](auto& h) { h.live_offset = ~std::uint64_t{0} - 10; })));
+  EXPECT_TRUE(rejected(header([](auto& h) { h.records_end += 1; })));
+  EXPECT_TRUE(rejected(header([](auto& h) { h.live_header_offset = ~std::uint64_t{0} - 63; })));
+  EXPECT_TRUE(rejected(header([](auto& h) { h.version = 3; })));
+  EXPECT_TRUE(rejected(header([](auto& h) { std::memcpy(h.magic, "DLFLRT01", 8); })));
+  EXPECT_TRUE(rejected(record([](auto& r) { r.payload_bytes = ~std::uint64_t{0} - 3; })));
+  EXPECT_TRUE(rejected(record([](auto& r) { r.name_length = ~std::uint32_t{0}; })));
+  EXPECT_TRUE(rejected(record([](auto& r) { r.magic = 0; })));
+  EXPECT_TRUE(rejected(record([](auto& r) { r.encoding = 7; })));
+  EXPECT_TRUE(rejected(record([](auto& r) { r.hit_count = 2; })));
+  EXPECT_TRUE(rejected(corrupt([&](std::string& bytes) {  // probe id 7 -> 7000 (> 300 probes)
+    const std::uint32_t id = 7000;
+    std::memcpy(bytes.data() + original.records_offset + DLFL_RT_RECORD_HEADER_SIZE + 8, &id, 4);
+  })));
+  EXPECT_TRUE(rejected(corrupt([&](std::string& bytes) { bytes.resize(bytes.size() - 4); })));
+}
+
+// DLFL_RT_TEST: the whole process is one test, in a file of its own (PATH.PID), from static
+// initialisation on; a crash keeps what it reached, a fork child writes into the same
+// test, a re-executed child writes its own file, and a harness's brackets change nothing.
+class WholeProcess : public RuntimeApi {
+ protected:
+  // Runs the C fixture in `mode` as test `name`; returns {exit status, snapshots}.
+  std::pair<int, std::vector<RuntimeSnapshot>> run(const std::string& mode, const std::string& name) {
+    const std::string prefix = (dir_ / mode).string();
+    const std::string cmd = "DLFL_RT_FILE='" + prefix + "' DLFL_RT_TEST='" + name + "' '" DLFL_RT_PROCESS "' " +
+                            mode + " 2>/dev/null";
+    const int status = std::system(cmd.c_str());
+    std::vector<RuntimeSnapshot> snapshots;
+    for (const auto& entry : fs::directory_iterator(dir_))
+      if (entry.path().filename().string().rfind(mode + ".", 0) == 0)
+        snapshots.push_back(read_runtime_snapshot(entry.path()));
+    return {status, snapshots};
+  }
+  static std::vector<std::uint32_t> probes_of(const RuntimeSnapshot& s, const std::string& name) {
+    EXPECT_TRUE(s.whole_process);
+    EXPECT_TRUE(s.outside.empty());
+    EXPECT_EQ(s.tests.size(), 1u);
+    if (s.tests.size() != 1) return {};
+    EXPECT_EQ(s.tests[0].name, name);
+    EXPECT_EQ(s.tests[0].state, DLFL_RT_SLOT_RUNNING);
+    return s.tests[0].probes;
+  }
+};
+
+TEST_F(WholeProcess, ExitAndCrashKeepTheProcesssCoverage) {
+  auto [pass, pass_files] = run("pass", "suite/pass one");
+  EXPECT_EQ(WEXITSTATUS(pass), 0);
+  ASSERT_EQ(pass_files.size(), 1u);
+  EXPECT_EQ(probes_of(pass_files[0], "suite/pass one"), (std::vector<std::uint32_t>{0, 1}));
+  auto [segv, segv_files] = run("segv", "segv");
+  EXPECT_NE(WEXITSTATUS(segv), 0);
+  ASSERT_EQ(segv_files.size(), 1u);
+  EXPECT_EQ(probes_of(segv_files[0], "segv"), (std::vector<std::uint32_t>{0, 3}));
+  auto [bracket, bracket_files] = run("bracket", "b");
+  EXPECT_EQ(WEXITSTATUS(bracket), 0);
+  ASSERT_EQ(bracket_files.size(), 1u);
+  EXPECT_EQ(probes_of(bracket_files[0], "b"), (std::vector<std::uint32_t>{0, 10, 11, 12}));
+}
+
+TEST_F(WholeProcess, ForkChildrenCountForTheTest) {
+  auto [fork_status, fork_files] = run("fork", "f");
+  EXPECT_EQ(WEXITSTATUS(fork_status), 0);
+  ASSERT_EQ(fork_files.size(), 1u);  // the child wrote into its parent's live map
+  EXPECT_EQ(probes_of(fork_files[0], "f"), (std::vector<std::uint32_t>{0, 6, 7}));
+  auto [exec_status, exec_files] = run("exec", "e");
+  EXPECT_EQ(WEXITSTATUS(exec_status), 0);
+  ASSERT_EQ(exec_files.size(), 2u);  // the re-executed child has a file of its own
+  std::set<std::vector<std::uint32_t>> seen;
+  for (const auto& f : exec_files) seen.insert(probes_of(f, "e"));
+  EXPECT_EQ(seen, (std::set<std::vector<std::uint32_t>>{{0, 8}, {0, 9}}));
 }
 
 }  // namespace

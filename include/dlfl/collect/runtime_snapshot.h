@@ -1,9 +1,11 @@
-// read_runtime_snapshot(): the memory-mapped snapshot file libdlfl_rt writes
-// (DLFL_RT_FILE; layout in include/dlfl_rt/dlfl_rt_file.h), read back as plain values.
+// Reading the snapshot file libdlfl_rt writes (DLFL_RT_FILE; layout and version in
+// include/dlfl_rt/dlfl_rt_file.h) back as plain values, whole or one test at a time.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,12 +23,32 @@ struct RuntimeSnapshot {
   std::uint64_t probe_count = 0;
   std::uint64_t map_id = 0;  // the probe map's id the code was instrumented with; 0 = unknown
   std::int32_t pid = 0;      // the writer process
+  // The process ran with DLFL_RT_TEST: its one test is the whole process, still "running"
+  // in the file; its state says nothing about the outcome (the exit status does).
+  bool whole_process = false;
   std::vector<std::uint32_t> outside;  // probes reached outside any test
   std::vector<RuntimeSlot> tests;      // in the order they began
 };
 
 // Reads a snapshot file, also one whose writer is still running or was killed. Throws
-// dlfl::Error "PATH: ..." when it is not a complete dlfl_rt file of a known version.
+// dlfl::Error "PATH: ..." (one line) when it is not a complete dlfl_rt file of this
+// version: every offset and size is checked against the file's real size.
 RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path);
+
+// The same, streaming: the returned snapshot's `tests` stays empty and each test goes to
+// `on_test` as it is read, in the order the tests began, so memory is bounded by the
+// largest test, not the file. Throws like read_runtime_snapshot, possibly after some
+// tests went to `on_test`.
+RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path,
+                                      const std::function<void(RuntimeSlot&&)>& on_test);
+
+// The test running in a snapshot file right now: its ordinal (1, 2, ... in the order
+// tests began) and CLOCK_MONOTONIC start. nullopt when none runs, or the file does not
+// exist or is not (yet) a snapshot. Two small reads; for polling a live run.
+struct RunningTest {
+  std::uint32_t ordinal = 0;
+  std::uint64_t begin_ns = 0;
+};
+std::optional<RunningTest> running_test(const std::filesystem::path& path);
 
 }  // namespace dlfl::collect
