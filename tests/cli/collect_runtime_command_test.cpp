@@ -9,12 +9,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <map>
 #include <set>
 
 #include "cli_runner.h"
 #include "dlfl/io/spectrum_formats.h"
+#include "dlfl_rt/dlfl_rt_file.h"
 #include "../support/spectrum_lines.h"
 
 namespace dlfl::testing {
@@ -65,6 +67,35 @@ void patch_snapshot(const fs::path& path, long offset, std::uint64_t value, std:
   ASSERT_EQ(std::fseek(f, offset, SEEK_SET), 0);
   ASSERT_EQ(std::fwrite(&value, size, 1, f), 1u);
   std::fclose(f);
+}
+
+dlfl_rt_file_header read_header(const fs::path& path) {
+  dlfl_rt_file_header h{};
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f) {
+    if (std::fread(&h, sizeof h, 1, f) != 1) h = {};
+    std::fclose(f);
+  }
+  return h;
+}
+
+// The file offset of the `index`th record (0-based) of a snapshot, -1 when there is none.
+long record_offset(const fs::path& path, std::size_t index) {
+  const dlfl_rt_file_header h = read_header(path);
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return -1;
+  std::uint64_t at = h.records_offset;
+  for (std::size_t i = 0; at < h.records_end; ++i) {
+    dlfl_rt_record_header r{};
+    if (std::fseek(f, static_cast<long>(at), SEEK_SET) != 0 || std::fread(&r, sizeof r, 1, f) != 1) break;
+    if (i == index) {
+      std::fclose(f);
+      return static_cast<long>(at);
+    }
+    at += sizeof r + (r.name_length + 7) / 8 * 8 + (r.payload_bytes + 7) / 8 * 8;
+  }
+  std::fclose(f);
+  return -1;
 }
 
 class CollectRuntime : public ::testing::Test {
@@ -271,18 +302,11 @@ TEST_F(CollectRuntime, SnapshotTestRunTwiceIsOneTestFlakyWhenOnlySomeRunsFailed)
   EXPECT_EQ(status_by_test(s).at("Fixture.Fail"), TestStatus::failed);
   EXPECT_EQ(lines_by_test(s).at("Fixture.Fail"), (std::set<std::uint32_t>{1, 100, 106}));
 
-  // Fixture.Fail passed in b.map (gtest runs in definition order: Pass2 is slot 1, Fail
-  // slot 2; the outcome is 4 bytes into the slot header): one test, failing in one run
-  // of two.
-  std::uint64_t stride = 0;
-  {
-    std::FILE* f = std::fopen((dir_ / "b.map").c_str(), "rb");
-    ASSERT_NE(f, nullptr);
-    ASSERT_EQ(std::fseek(f, 24, SEEK_SET), 0);  // dlfl_rt_file_header::slot_stride
-    ASSERT_EQ(std::fread(&stride, sizeof stride, 1, f), 1u);
-    std::fclose(f);
-  }
-  patch_snapshot(dir_ / "b.map", static_cast<long>(4096 + 2 * stride + 4), 0, 4);
+  // Fixture.Fail passed in b.map (gtest runs in definition order: Pass2 is record 0, Fail
+  // record 1): one test, failing in one run of two.
+  const long fail_record = record_offset(dir_ / "b.map", 1);
+  ASSERT_GT(fail_record, 0);
+  patch_snapshot(dir_ / "b.map", fail_record + static_cast<long>(offsetof(dlfl_rt_record_header, outcome)), 0, 4);
   r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "a.map") + " --snapshot " + q(dir_ / "b.map") + args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("dlfl: warning: Fixture.Fail: ran 2 times (1 failed); recorded once with the "
@@ -316,8 +340,9 @@ TEST_F(CollectRuntime, SnapshotSourceRootAndExcludesPickTheElements) {
 TEST_F(CollectRuntime, SnapshotOfAnotherProbeMapIsRefusedNamingBothFiles) {
   write_probe_map(dir_ / "probes.map", dir_.path(), {"fixture.cpp"}, 100, "0000000000005678");
   run_fixture(dir_ / "run.map", "Fixture.Pass1:Fixture.Fail");
-  // The header's map_id (offset 32): as code instrumented with another map writes it.
-  patch_snapshot(dir_ / "run.map", 32, 0x1234, 8);
+  // The header's map_id: as code instrumented with another map writes it.
+  const long map_id = offsetof(dlfl_rt_file_header, map_id);
+  patch_snapshot(dir_ / "run.map", map_id, 0x1234, 8);
   const RunResult r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "run.map") + " --probe-map " +
                                q(dir_ / "probes.map") + " -o " + q(dir_ / "out.dlfl"));
   EXPECT_EQ(r.exit_code, 2);
@@ -328,7 +353,7 @@ TEST_F(CollectRuntime, SnapshotOfAnotherProbeMapIsRefusedNamingBothFiles) {
   EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
 
   // The same id is accepted.
-  patch_snapshot(dir_ / "run.map", 32, 0x5678, 8);
+  patch_snapshot(dir_ / "run.map", map_id, 0x5678, 8);
   EXPECT_EQ(run_dlfl("collect --runtime --snapshot " + q(dir_ / "run.map") + " --probe-map " +
                      q(dir_ / "probes.map") + " -q -o " + q(dir_ / "out.dlfl"))
                 .exit_code,
@@ -344,8 +369,9 @@ TEST_F(CollectRuntime, SnapshotWithoutAFailingTestOrAnyTestWritesNothing) {
   EXPECT_THAT(r.err, HasSubstr("dlfl: error: no failing test among the 4 tests"));
   EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
 
-  // slot_count (offset 48) = 1: only the outside slot, as when no harness bracketed tests.
-  patch_snapshot(dir_ / "run.map", 48, 1, 4);
+  // No record: only the outside map, as when no harness bracketed tests.
+  patch_snapshot(dir_ / "run.map", offsetof(dlfl_rt_file_header, records_end),
+                 read_header(dir_ / "run.map").records_offset, 8);
   r = run_dlfl("collect --runtime --snapshot " + q(dir_ / "run.map") + args);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, StartsWith("dlfl: error: " + (dir_ / "run.map").string() + ": holds no test: "));
