@@ -77,12 +77,20 @@ std::string_view coverage_kind_name(CoverageKind kind) noexcept {
       return "gcov";
     case CoverageKind::llvm:
       return "llvm";
+    case CoverageKind::runtime:
+      return "runtime";
   }
   return "?";
 }
 
 std::unique_ptr<CoverageBackend> select_backend(const CollectOptions& o, const std::vector<TestCommand>& tests,
                                                 std::vector<std::string>& notes) {
+  if (o.coverage == CoverageKind::runtime) {
+    if (o.probe_map.empty()) throw Error("runtime coverage needs the probe map of the instrumented tree (--probe-map)");
+    std::optional<PathFilterOptions> paths;
+    if (!o.paths.source_root.empty() || !o.paths.excludes.empty()) paths = o.paths;
+    return make_runtime_backend(o.probe_map, paths);
+  }
   const std::vector<Probed> probed = probe_candidates(o, tests);
   bool any_llvm = false, any_gcov = false;
   for (const auto& p : probed) {

@@ -9,6 +9,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "backend_selection.h"
@@ -120,6 +121,24 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
   std::mutex error_mutex;
   std::exception_ptr error;
 
+  // Elements known up front (runtime): tests go into the builder in listing order as soon
+  // as every test before them ended, and their element lists are dropped.
+  SpectrumBuilder builder;
+  const bool streaming = backend->add_known_elements(builder);
+  std::mutex builder_mutex;
+  std::vector<char> ended(tests.size(), 0);
+  std::size_t in_builder = 0;
+  auto add_test = [&](std::size_t i, std::span<const std::uint32_t> covered) {
+    TestRecord& r = records[i];
+    if (!r.outcome.in_spectrum()) return;
+    TestCase test = r.outcome.failed() ? TestCase::fail(tests[i].name, r.outcome.status())
+                                       : TestCase::pass(tests[i].name);
+    test.runtime_ns = static_cast<std::uint64_t>(r.runtime.count());
+    test.message = std::move(r.outcome.message);
+    builder.add_test(std::move(test), covered);
+    std::vector<std::uint32_t>().swap(r.covered);
+  };
+
   auto run_one = [&](std::size_t i) {
     const TestCommand& t = tests[i];
     const fs::path dir = scratch.path() / ("t" + std::to_string(i));
@@ -132,7 +151,7 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
       spec.env_unset = kGtestEnvUnset;
     }
     spec.cwd = t.cwd;
-    spec.env_set = backend->environment(dir);
+    spec.env_set = backend->environment(dir, t.name);
     spec.env_set.insert(spec.env_set.end(), t.env.begin(), t.env.end());
     spec.timeout = t.timeout.count() > 0 ? t.timeout : o.timeout;
     spec.kill_grace = o.kill_grace;
@@ -142,16 +161,26 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
     record.outcome = judge_outcome(t, run, spec.timeout, t.gtest ? report : fs::path());
     record.runtime = run.wall;
     if (record.outcome.in_spectrum()) {
-      const auto coverage = backend->read(dir, t.name, &stop);
-      if (stop.load()) return;
-      if (coverage) {
+      if (streaming) {
+        if (auto covered = backend->read_elements(dir, t.name)) {
+          record.has_coverage = true;
+          record.covered = std::move(*covered);
+        }
+      } else if (const auto coverage = backend->read(dir, t.name, &stop)) {
+        if (stop.load()) return;
         record.has_coverage = true;
         record.covered = table.add(*coverage);
       }
+      if (stop.load()) return;
     }
     if (!o.keep_work) {
       std::error_code ec;
       fs::remove_all(dir, ec);
+    }
+    if (streaming) {
+      std::lock_guard lock(builder_mutex);
+      ended[i] = 1;
+      for (; in_builder < tests.size() && ended[in_builder]; ++in_builder) add_test(in_builder, records[in_builder].covered);
     }
     progress.test_done(record.outcome.failed());
   };
@@ -213,9 +242,14 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
     }
   }
   if (s.tests > 0 && s.no_coverage == s.tests)
-    throw Error(fmt::format("none of the {} tests wrote coverage data: are the binaries built with {} coverage? "
-                            "(--coverage for gcov, -fprofile-instr-generate -fcoverage-mapping for llvm)",
-                            s.tests, coverage_kind_name(backend->kind())));
+    throw Error(backend->kind() == CoverageKind::runtime
+                    ? fmt::format("none of the {} tests wrote a runtime snapshot: build the programs they run from the "
+                                  "`dlfl instrument` tree ($(dlfl config --cflags)) and link them with libdlfl_rt "
+                                  "($(dlfl config --libs))",
+                                  s.tests)
+                    : fmt::format("none of the {} tests wrote coverage data: are the binaries built with {} coverage? "
+                                  "(--coverage for gcov, -fprofile-instr-generate -fcoverage-mapping for llvm)",
+                                  s.tests, coverage_kind_name(backend->kind())));
   if (!failing_without.empty())
     result.warnings.push_back(fmt::format(
         "{} failing test{} without coverage{}: {}", failing_without.size(), failing_without.size() == 1 ? "" : "s",
@@ -230,24 +264,18 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
     result.warnings.push_back(
         fmt::format("GoogleTest ran no test for {} listed name(s), left out: {}", not_run.size(), name_list(not_run)));
 
-  if (table.size() == 0)
-    throw Error(fmt::format("no instrumented line is left after the source root and the excludes (the coverage "
-                            "data named {} files): check --source-root and --exclude",
-                            table.paths_seen()));
-  SpectrumBuilder builder;
-  const std::vector<std::uint32_t> final_id = table.emit(builder);
-  std::vector<std::uint32_t> ids;
-  for (std::size_t i = 0; i < tests.size(); ++i) {
-    TestRecord& r = records[i];
-    if (!r.outcome.in_spectrum()) continue;
-    TestCase test = r.outcome.failed() ? TestCase::fail(tests[i].name, r.outcome.status())
-                                       : TestCase::pass(tests[i].name);
-    test.runtime_ns = static_cast<std::uint64_t>(r.runtime.count());
-    test.message = std::move(r.outcome.message);
-    ids.clear();
-    for (const auto provisional : r.covered) ids.push_back(final_id[provisional]);
-    builder.add_test(std::move(test), ids);
-    std::vector<std::uint32_t>().swap(r.covered);
+  if (!streaming) {
+    if (table.size() == 0)
+      throw Error(fmt::format("no instrumented line is left after the source root and the excludes (the coverage "
+                              "data named {} files): check --source-root and --exclude",
+                              table.paths_seen()));
+    const std::vector<std::uint32_t> final_id = table.emit(builder);
+    std::vector<std::uint32_t> ids;
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+      ids.clear();
+      for (const auto provisional : records[i].covered) ids.push_back(final_id[provisional]);
+      add_test(i, ids);
+    }
   }
   result.spectrum = std::move(builder).finish();
   s.listed = tests.size();

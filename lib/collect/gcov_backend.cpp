@@ -93,7 +93,7 @@ class GcovBackend final : public CoverageBackend {
   bool keeps_coverage_of_killed_tests() const noexcept override { return false; }
   std::string description() const override { return fmt::format("{} ({})", version_.line, tool_); }
 
-  std::vector<std::string> environment(const fs::path& dir) const override {
+  std::vector<std::string> environment(const fs::path& dir, const std::string& /*test*/) const override {
     return {"GCOV_PREFIX=" + dir.string(), "GCOV_PREFIX_STRIP=0"};
   }
 

@@ -48,7 +48,7 @@ class LlvmBackend final : public CoverageBackend {
                                    : "profile written at exit: killed tests have no coverage");
   }
 
-  std::vector<std::string> environment(const fs::path& dir) const override {
+  std::vector<std::string> environment(const fs::path& dir, const std::string& /*test*/) const override {
     // %p: one file per process (a test may start helpers or re-execute itself, as
     // GoogleTest death tests do); all are merged.
     return {"LLVM_PROFILE_FILE=" + (dir / (continuous_ ? "%c%p.profraw" : "%p.profraw")).string()};

@@ -77,8 +77,8 @@ void check_snapshot_fits(const RuntimeSnapshot& snapshot, const fs::path& snapsh
                     std::to_string(map.probe_count) + " of the probe map " + probe_map.string());
 }
 
-RuntimeSpectrumBuilder::RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,
-                                               const std::optional<PathFilterOptions>& paths) {
+ProbeElements::ProbeElements(const instrument::ProbeMap& map, bool absolute_paths,
+                             const std::optional<PathFilterOptions>& paths) {
   const auto files = element_files(map, absolute_paths, paths);
   std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> function_of_line;  // first site wins
   for (const auto& s : map.sites)
@@ -87,11 +87,28 @@ RuntimeSpectrumBuilder::RuntimeSpectrumBuilder(const instrument::ProbeMap& map, 
     throw Error("none of the " + std::to_string(map.files.size()) + " files of the probe map under " + map.root +
                 " is left after the source root and the excludes: check --source-root and --exclude");
   std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> element_of_line;
-  for (const auto& [key, function] : function_of_line)  // ordered by (file, line)
-    element_of_line[key] = builder_.add_element(key.first, key.second, key.second, map.functions[function]);
+  for (const auto& [key, function] : function_of_line) {  // ordered by (file, line)
+    element_of_line[key] = static_cast<std::uint32_t>(elements_.size());
+    elements_.push_back({key.first, key.second, map.functions[function]});
+  }
   elements_of_probe_.resize(map.probe_count);
   for (const auto& s : map.sites)
     if (files[s.file]) elements_of_probe_[s.probe].push_back(element_of_line.at({*files[s.file], s.line}));
+}
+
+void ProbeElements::add_to(SpectrumBuilder& builder) const {
+  for (const auto& e : elements_) builder.add_element(e.file, e.line, e.line, e.function);
+}
+
+void ProbeElements::elements_of(std::span<const std::uint32_t> probes, std::vector<std::uint32_t>& out) const {
+  for (const std::uint32_t p : probes)
+    if (p < elements_of_probe_.size()) out.insert(out.end(), elements_of_probe_[p].begin(), elements_of_probe_[p].end());
+}
+
+RuntimeSpectrumBuilder::RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,
+                                               const std::optional<PathFilterOptions>& paths)
+    : elements_(map, absolute_paths, paths) {
+  elements_.add_to(builder_);
 }
 
 void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
@@ -100,9 +117,7 @@ void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
     return;
   }
   std::vector<std::uint32_t> elements;
-  for (const std::uint32_t p : rec.probes)
-    if (p < elements_of_probe_.size())
-      elements.insert(elements.end(), elements_of_probe_[p].begin(), elements_of_probe_[p].end());
+  elements_.elements_of(rec.probes, elements);
   if (rec.test.failed()) ++stats_.failing;
   if (rec.test.status == TestStatus::crashed) ++stats_.crashed;
   if (rec.test.status == TestStatus::timed_out) ++stats_.timed_out;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,12 +39,34 @@ RuntimeTestRecord record_of_slot(RuntimeSlot slot, const std::vector<std::uint32
 void check_snapshot_fits(const RuntimeSnapshot& snapshot, const std::filesystem::path& snapshot_path,
                          const instrument::ProbeMap& map, const std::filesystem::path& probe_map);
 
+// The elements of a probe map: one per (file, line) of its sites whose file is kept, named
+// relative to the map's root, absolute, or by `paths` (then absolute_paths is ignored; an
+// empty source_root stands for the map's root), ordered by (file, line), each with the
+// function of its first site. Throws dlfl::Error when the filter leaves no file of a map
+// that has sites.
+class ProbeElements {
+ public:
+  ProbeElements(const instrument::ProbeMap& map, bool absolute_paths, const std::optional<PathFilterOptions>& paths);
+
+  // Adds the elements to `builder`, which must hold none yet: their ids are 0, 1, ...
+  void add_to(SpectrumBuilder& builder) const;
+  // Appends the ids of the elements of `probes` (ids past the map are ignored) to `out`.
+  void elements_of(std::span<const std::uint32_t> probes, std::vector<std::uint32_t>& out) const;
+  std::size_t size() const noexcept { return elements_.size(); }
+
+ private:
+  struct Element {
+    std::string file;
+    std::uint32_t line = 0;
+    std::string function;
+  };
+  std::vector<Element> elements_;
+  std::vector<std::vector<std::uint32_t>> elements_of_probe_;
+};
+
 class RuntimeSpectrumBuilder {
  public:
-  // Elements: one per (file, line) of the map's sites whose file is kept, named relative
-  // to the map's root, absolute, or by `paths` (then absolute_paths is ignored; an empty
-  // source_root stands for the map's root). Throws dlfl::Error when the filter leaves no
-  // file of a map that has sites.
+  // Elements: the ProbeElements of the map (which see).
   RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,
                          const std::optional<PathFilterOptions>& paths);
 
@@ -57,7 +80,7 @@ class RuntimeSpectrumBuilder {
 
  private:
   SpectrumBuilder builder_;
-  std::vector<std::vector<std::uint32_t>> elements_of_probe_;
+  ProbeElements elements_;
   RuntimeCollectStats stats_;
   std::vector<std::string> failing_without_, passing_without_;
 };

@@ -391,17 +391,17 @@ TEST_F(CollectRuntime, RefusesCombinationsThatMakeNoSense) {
   const std::string snapshot = " --snapshot " + q(dir_ / "probes.map") + " --probe-map " + q(dir_ / "probes.map");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"collect --runtime" + gtest + " --coverage gcov -o " + out, "--coverage gcov exclude each other"},
-      {"collect --runtime --ctest " + q(dir_.path()) + " -o " + out, "give --gtest BINARY or --snapshot FILE, not"},
-      {"collect --runtime --tests " + q(dir_ / "probes.map") + " --cmd 'true {}' -o " + out, "not --ctest/--tests"},
-      {"collect --runtime -o " + out, "--runtime needs --gtest BINARY (built from a `dlfl instrument` tree) or "
-                                      "--snapshot FILE"},
+      {"collect --runtime --ctest " + q(dir_.path()) + gtest + " -o " + out, "--runtime takes one of --gtest"},
+      {"collect --runtime --tests " + q(dir_ / "probes.map") + " -o " + out, "--tests needs --cmd"},
+      {"collect --runtime -o " + out, "--runtime needs --gtest BINARY (built from a `dlfl instrument` tree), --ctest "
+                                      "DIR, --tests FILE --cmd CMD, or --snapshot FILE"},
       {"collect --runtime" + gtest + " --snapshot " + q(dir_ / "probes.map") + " -o " + out,
-       "--gtest and --snapshot exclude each other"},
+       "--runtime takes one of --gtest BINARY, --ctest DIR, --tests FILE --cmd CMD or --snapshot FILE"},
       {"collect --runtime --snapshot " + q(dir_ / "probes.map") + " -o " + out, "--snapshot needs --probe-map MAP"},
-      {"collect --runtime" + snapshot + " --filter 'Fixture.*' -o " + out, "--filter steers a run of --gtest"},
-      {"collect --runtime" + snapshot + " --timeout 3 -o " + out, "--timeout steers a run of --gtest"},
-      {"collect --runtime" + snapshot + " -j 1 -o " + out, "--jobs steers a run of --gtest"},
-      {"collect --runtime" + snapshot + " --keep-work -o " + out, "--keep-work steers a run of --gtest"},
+      {"collect --runtime" + snapshot + " --filter 'Fixture.*' -o " + out, "--filter steers a run of the tests"},
+      {"collect --runtime" + snapshot + " --timeout 3 -o " + out, "--timeout steers a run of the tests"},
+      {"collect --runtime" + snapshot + " -j 1 -o " + out, "--jobs steers a run of the tests"},
+      {"collect --runtime" + snapshot + " --keep-work -o " + out, "--keep-work steers a run of the tests"},
       {"collect --runtime" + snapshot + " --coverage llvm -o " + out, "--coverage llvm exclude each other"},
       {"collect --runtime" + snapshot, "nowhere to write the spectrum"},
       {"collect" + snapshot + " -o " + out, "--snapshot goes with --runtime"},

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <iostream>
+#include <filesystem>
 #include <sstream>
 
 #include "cli_support.h"
@@ -23,6 +24,8 @@
 
 namespace dlfl::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 struct CollectCliOptions {
   collect::CollectOptions collect;
@@ -117,9 +120,10 @@ void run_collect(CollectCliOptions& o) {
     c.command_template = o.command;
   }
   const std::string kind = CLI::detail::to_lower(o.coverage);
-  c.coverage = kind == "gcov"   ? collect::CoverageKind::gcov
-               : kind == "llvm" ? collect::CoverageKind::llvm
-                                : collect::CoverageKind::automatic;
+  if (c.coverage != collect::CoverageKind::runtime)
+    c.coverage = kind == "gcov"   ? collect::CoverageKind::gcov
+                 : kind == "llvm" ? collect::CoverageKind::llvm
+                                  : collect::CoverageKind::automatic;
   c.timeout = timeout_of(o);
   c.interrupt = &g_interrupted;
 
@@ -140,15 +144,15 @@ void run_collect(CollectCliOptions& o) {
 // --runtime: the options of the per-test-process backends that mean nothing here, each
 // with what to do instead. `given` tells whether the user gave an option.
 void check_runtime_options(const CollectCliOptions& o, const std::function<bool(const char*)>& given) {
-  if (!o.ctest.empty() || !o.tests.empty() || !o.command.empty())
-    throw Error("--runtime runs one instrumented GoogleTest binary or reads snapshots: give --gtest BINARY or "
-                "--snapshot FILE, not --ctest/--tests/--cmd");
-  if (!o.gtest.empty() && !o.snapshots.empty())
-    throw Error("--gtest and --snapshot exclude each other: --gtest runs the binary itself, --snapshot reads the "
-                "snapshot files of a run that already happened");
-  if (o.gtest.empty() && o.snapshots.empty())
-    throw Error("--runtime needs --gtest BINARY (built from a `dlfl instrument` tree) or --snapshot FILE (the "
-                "DLFL_RT_FILE of a run, e.g. under pytest)");
+  const int sources = !o.gtest.empty() + !o.ctest.empty() + !o.tests.empty() + !o.snapshots.empty();
+  if (sources > 1)
+    throw Error("--runtime takes one of --gtest BINARY, --ctest DIR, --tests FILE --cmd CMD or --snapshot FILE "
+                "(--snapshot reads the snapshot files of a run that already happened)");
+  if (sources == 0)
+    throw Error("--runtime needs --gtest BINARY (built from a `dlfl instrument` tree), --ctest DIR, --tests FILE --cmd "
+                "CMD, or --snapshot FILE (the DLFL_RT_FILE of a run, e.g. under pytest)");
+  if (!o.tests.empty() && o.command.empty()) throw Error("--tests needs --cmd 'COMMAND {}'");
+  if (o.tests.empty() && !o.command.empty()) throw Error("--cmd goes with --tests FILE");
   if (CLI::detail::to_lower(o.coverage) != "auto")
     throw Error("--runtime and --coverage " + o.coverage + " exclude each other: the runtime's probes are the coverage");
   for (const char* option : {"--object", "--gcov", "--llvm-profdata", "--llvm-cov", "--include-system"})
@@ -157,16 +161,38 @@ void check_runtime_options(const CollectCliOptions& o, const std::function<bool(
     // Nothing runs: the options that steer a run have nothing to steer.
     for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work"})
       if (given(option))
-        throw Error(std::string(option) + " steers a run of --gtest; with --snapshot nothing runs (leave it out)");
+        throw Error(std::string(option) + " steers a run of the tests; with --snapshot nothing runs (leave it out)");
     if (o.probe_map.empty())
       throw Error("--snapshot needs --probe-map MAP: the dlfl-probes.map `dlfl instrument` wrote for the code that "
                   "ran");
   }
-  // The runtime brackets the tests of one process, which gtest runs one after another.
-  if (o.collect.jobs > 1)
-    throw Error("--runtime runs the tests one after another in one process; -j " + std::to_string(o.collect.jobs) +
-                " cannot be honoured (leave -j out)");
+  if (!o.tests.empty() && o.probe_map.empty())
+    throw Error("--runtime --tests needs --probe-map MAP: the dlfl-probes.map of the `dlfl instrument` tree the "
+                "command's programs were built from");
+  // The runtime brackets the tests of one gtest process, which runs them one after another.
+  if (!o.gtest.empty() && o.collect.jobs > 1)
+    throw Error("--runtime --gtest runs the tests one after another in one process; -j " +
+                std::to_string(o.collect.jobs) +
+                " cannot be honoured (leave -j out, or run one process per test with --ctest or --tests/--cmd)");
   if (o.output.empty() && o.gzoltar.empty()) throw Error("nowhere to write the spectrum: give -o FILE and/or --gzoltar DIR");
+}
+
+// --runtime with --ctest or --tests/--cmd: one process per test, in parallel, each a
+// whole-process test of the runtime (DLFL_RT_TEST); the rest is collect() as for gcov.
+void run_runtime_per_process(CollectCliOptions& o) {
+  o.collect.coverage = collect::CoverageKind::runtime;
+  o.collect.probe_map = o.probe_map;
+  if (o.collect.probe_map.empty()) {
+    o.collect.probe_map = collect::find_probe_map(fs::path(o.ctest) / "CMakeCache.txt");
+    if (o.collect.probe_map.empty())
+      throw Error(o.ctest + ": found no " + instrument::kProbeMapFileName +
+                  " in the build directory, a directory above it or the source directory of its CMake cache: pass "
+                  "the one `dlfl instrument --out DIR` wrote with --probe-map DIR/" +
+                  instrument::kProbeMapFileName);
+    if (!o.quiet) std::cerr << "dlfl: probe map: " << o.collect.probe_map.string() << '\n';
+  }
+  o.coverage = "auto";  // run_collect maps it; the runtime kind is set above
+  run_collect(o);
 }
 
 void run_snapshot_collect(const CollectCliOptions& o) {
@@ -234,9 +260,12 @@ void add_collect_command(CLI::App& app) {
       "Elements are the instrumented lines of the kept files (run or not), named file#function:line.\n"
       "With --runtime, run a GoogleTest binary built from a `dlfl instrument` tree ONCE instead: the runtime\n"
       "records each test's lines; a crash or timeout keeps the test's coverage and restarts on the rest.\n"
+      "With --runtime --ctest/--tests, run each test's process(es) built from such a tree, -j N at once: the\n"
+      "runtime records the whole process (and what it forks or starts) as that test, no harness needed.\n"
       "With --runtime --snapshot, convert the snapshot file(s) of a run made by another harness (pytest).\n"
       "Example: dlfl collect --gtest build/tensorlite_tests --source-root . --exclude '*/tests/*' -o sfl.dlfl\n"
       "Example: dlfl collect --runtime --gtest instr/build/tensorlite_tests --exclude 'tests/*' -o sfl.dlfl\n"
+      "Example: dlfl collect --runtime --tests names.txt --cmd './prog {}' --probe-map instr/dlfl-probes.map -o sfl.dlfl\n"
       "Example: DLFL_RT_FILE=run.map pytest tests/ && "
       "dlfl collect --runtime --snapshot run.map --probe-map instr/dlfl-probes.map -o sfl.dlfl");
   cmd->add_option("--gtest", o->gtest, "GoogleTest binary: each listed test (--gtest_list_tests) runs alone, in the current directory")
@@ -248,8 +277,8 @@ void add_collect_command(CLI::App& app) {
                   "Command template for --tests, run by /bin/sh -c; {} is replaced by the quoted test name")
       ->group("Test source (one)");
   cmd->add_flag("--runtime", o->runtime,
-                "Collect with dlfl's runtime from one run of an instrumented --gtest binary (dlfl instrument, "
-                "dlfl config) instead of gcov/llvm-cov runs of each test")
+                "Collect with dlfl's runtime (programs built from a `dlfl instrument` tree, dlfl config) instead of "
+                "gcov/llvm-cov: one run of a --gtest binary, or one process per --ctest/--tests test")
       ->group("Runtime");
   cmd->add_option("--snapshot", o->snapshots,
                   "--runtime: instead of running --gtest, read this runtime snapshot file (the DLFL_RT_FILE of a run "
@@ -257,8 +286,9 @@ void add_collect_command(CLI::App& app) {
                   "(pytest-xdist workers write FILE.PID), merged in order; needs --probe-map")
       ->group("Runtime");
   cmd->add_option("--probe-map", o->probe_map,
-                  "--runtime: the dlfl-probes.map of the binary's instrumented tree (default: the first one found "
-                  "walking up from the binary, also via a CMake build directory's source directory)")
+                  "--runtime: the dlfl-probes.map of the instrumented tree (default: the first one found walking up "
+                  "from the --gtest binary or the --ctest directory, also via a CMake build directory's source "
+                  "directory; required with --tests)")
       ->group("Runtime");
   cmd->add_option("--filter", c.filter, "Only tests matching this GoogleTest-style filter, e.g. 'Softmax*:Conv*-*Slow*'");
 
@@ -292,7 +322,7 @@ void add_collect_command(CLI::App& app) {
                 "Keep system headers too (/usr/include, /usr/lib, /usr/local/include, /usr/local/lib, /usr/share)")
       ->group("Elements");
 
-  cmd->add_option("-j,--jobs", c.jobs, "Tests run in parallel (default: hardware threads; --runtime: one process, 1)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("-j,--jobs", c.jobs, "Tests run in parallel (default: hardware threads; --runtime --gtest: one process, 1)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--timeout", o->timeout_s,
                   "Seconds per test before its process group is killed (SIGTERM, SIGKILL 2 s later) and it is recorded "
                   "as timed out; a CTest TIMEOUT property wins; --runtime: SIGKILL, then the binary restarts on the tests "
@@ -313,6 +343,7 @@ void add_collect_command(CLI::App& app) {
     }
     check_runtime_options(*o, [cmd](const char* option) { return cmd->count(option) > 0; });
     if (!o->snapshots.empty()) return run_snapshot_collect(*o);
+    if (!o->ctest.empty() || !o->tests.empty()) return run_runtime_per_process(*o);
     run_runtime_collect(*o);
   });
 }

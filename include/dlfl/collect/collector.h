@@ -33,8 +33,10 @@ struct CollectOptions {
 
   // automatic: gtest/--object binaries are probed (LLVM coverage sections, embedded .gcda
   // paths); a CTest directory holding .gcno files is gcov, else its tests' executables
-  // are probed. Errors when nothing is instrumented.
+  // are probed. Errors when nothing is instrumented. runtime: the programs are built from
+  // a `dlfl instrument` tree with libdlfl_rt (make_runtime_backend); needs probe_map.
   CoverageKind coverage = CoverageKind::automatic;
+  std::filesystem::path probe_map;  // runtime: the tree's dlfl-probes.map
   CoverageTools tools;
   // LLVM: instrumented binaries besides the gtest binary / the CTest executables (shared
   // libraries; for command_template sources, the executables themselves).
@@ -72,7 +74,10 @@ struct CollectResult {
   std::vector<std::string> warnings;  // one line each, for the user
 };
 
-// Lists, runs and reads the tests. Throws dlfl::Error, after stopping every running
+// Lists, runs and reads the tests. With runtime coverage the elements are the probe map's
+// lines and each test goes into the spectrum builder as soon as the tests before it are
+// in, so memory beyond the spectrum is bounded by the tests running at once, not the
+// suite. Throws dlfl::Error, after stopping every running
 // test and removing the scratch directory, for: a test source that cannot be listed,
 // a filter that keeps no test, binaries without coverage instrumentation, a missing or
 // mismatched coverage tool, unreadable coverage data (naming the test and file), no

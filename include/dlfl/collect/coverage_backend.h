@@ -1,4 +1,5 @@
-// CoverageBackend: how one test's coverage is captured and read back (gcov, llvm-cov).
+// CoverageBackend: how one test's coverage is captured and read back (gcov, llvm-cov, or
+// dlfl's own runtime in programs built from a `dlfl instrument` tree).
 #pragma once
 
 #include <atomic>
@@ -10,11 +11,17 @@
 #include <string_view>
 #include <vector>
 
+#include "dlfl/collect/path_filter.h"
+
+namespace dlfl {
+class SpectrumBuilder;
+}
+
 namespace dlfl::collect {
 
-enum class CoverageKind : unsigned char { automatic, gcov, llvm };
+enum class CoverageKind : unsigned char { automatic, gcov, llvm, runtime };
 
-// "auto", "gcov", "llvm".
+// "auto", "gcov", "llvm", "runtime".
 std::string_view coverage_kind_name(CoverageKind kind) noexcept;
 
 // One instrumented line and how often it ran (0 = instrumented but not executed).
@@ -57,9 +64,9 @@ class CoverageBackend {
   virtual ~CoverageBackend() = default;
   virtual CoverageKind kind() const noexcept = 0;
 
-  // Environment ("NAME=VALUE") for a test process so its coverage goes to `dir` and only
-  // there (the directory exists and is the test's own).
-  virtual std::vector<std::string> environment(const std::filesystem::path& dir) const = 0;
+  // Environment ("NAME=VALUE") for the process(es) of test `test` so its coverage goes to
+  // `dir` and only there (the directory exists and is the test's own).
+  virtual std::vector<std::string> environment(const std::filesystem::path& dir, const std::string& test) const = 0;
 
   // Reads the coverage a test left in `dir`; nullopt when it left none. Thread-safe:
   // called from several workers at once. Throws dlfl::Error naming the test and the
@@ -72,6 +79,18 @@ class CoverageBackend {
 
   // One line for the log: tools and mode, e.g. "gcov 12.2.0 (gcov-12)".
   virtual std::string description() const = 0;
+
+  // A backend whose elements are known before any test runs (the runtime's probe map)
+  // adds them to the empty `builder` and returns true; its tests are then read with
+  // read_elements() and can go into the builder as soon as they end. Others return false.
+  virtual bool add_known_elements(SpectrumBuilder& /*builder*/) const { return false; }
+
+  // For add_known_elements() backends: the ids of the elements test `test` covered, from
+  // what it left in `dir`; nullopt when it left nothing. Thread-safe; throws like read().
+  virtual std::optional<std::vector<std::uint32_t>> read_elements(const std::filesystem::path& /*dir*/,
+                                                                  const std::string& /*test*/) const {
+    return std::nullopt;
+  }
 };
 
 // gcov: binaries built with `--coverage` by gcc. Each test gets GCOV_PREFIX=DIR with
@@ -99,5 +118,16 @@ std::unique_ptr<CoverageBackend> make_gcov_backend(const CoverageTools& tools,
 std::unique_ptr<CoverageBackend> make_llvm_backend(const CoverageTools& tools,
                                                    std::vector<std::filesystem::path> objects,
                                                    bool continuous, bool skip_system_files);
+
+// dlfl's runtime: programs built from a `dlfl instrument` tree and linked with libdlfl_rt.
+// Each test's processes get DLFL_RT_FILE=DIR/rt and DLFL_RT_TEST=NAME, so every process of
+// the test (also the ones it forks or starts) writes DIR/rt.PID with everything it reached,
+// kept when it crashes or is killed; all of them are the test's coverage. Elements are the
+// probe map's lines, named as in collect_with_runtime() (relative to the map's root unless
+// `paths` is given; an empty source_root then stands for the map's root). Throws
+// dlfl::Error for an unreadable probe map or no element left after the filter; read_elements
+// throws, naming the test, for a snapshot of another probe map or a corrupt one.
+std::unique_ptr<CoverageBackend> make_runtime_backend(const std::filesystem::path& probe_map,
+                                                      const std::optional<PathFilterOptions>& paths);
 
 }  // namespace dlfl::collect
