@@ -239,6 +239,11 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       break;
     }
     if (done.empty()) {
+      // The runtime or its listener refused to run (e.g. the prebuilt listener in a
+      // program with its own, older GoogleTest): its one line is the error.
+      if (const auto at = process.out.find("dlfl_rt: error: "); at != std::string::npos)
+        throw Error(o.gtest_binary.string(), 0,
+                    process.out.substr(at + 16, process.out.find('\n', at) - at - 16));
       // The process ended before its first test began (it died in static initialisation
       // or a suite set-up, or gtest ran nothing). Blame the first test it would have run,
       // so every restart makes progress and nothing runs twice.

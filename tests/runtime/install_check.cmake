@@ -35,6 +35,28 @@ if(rc OR NOT EXISTS "${WORK_DIR}/run.map")
   message(FATAL_ERROR "the probed program failed (${rc}) or wrote no snapshot")
 endif()
 
+# A project with its own GoogleTest compiles the installed listener source into its tests.
+execute_process(COMMAND "${dlfl}" config --gtest-listener-source OUTPUT_VARIABLE listener RESULT_VARIABLE rc
+  OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(rc OR NOT listener MATCHES "^${WORK_DIR}/prefix/" OR NOT EXISTS "${listener}")
+  message(FATAL_ERROR "dlfl config --gtest-listener-source (${rc}): '${listener}' is not an installed file")
+endif()
+execute_process(COMMAND "${dlfl}" config --libs OUTPUT_VARIABLE plain_libs OUTPUT_STRIP_TRAILING_WHITESPACE)
+separate_arguments(plain_libs_list UNIX_COMMAND "${plain_libs}")
+file(WRITE "${WORK_DIR}/gtest_main.cpp" "#define DLFL_RT_PROBE_COUNT 2\n#include <dlfl_rt/probe.h>\n"
+  "#include <gtest/gtest.h>\nTEST(Own, Gtest) { __dlfl_map[1].hit = 1; }\n")
+execute_process(COMMAND ${CXX} ${cflags_list} "${WORK_DIR}/gtest_main.cpp" "${listener}" -o "${WORK_DIR}/own_gtest"
+  ${plain_libs_list} -lgtest_main -lgtest -pthread RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc)
+  message(FATAL_ERROR "building with the listener source failed: ${err}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "DLFL_RT_FILE=${WORK_DIR}/own.map" "${WORK_DIR}/own_gtest"
+  RESULT_VARIABLE rc OUTPUT_QUIET)
+file(READ "${WORK_DIR}/own.map" own_map HEX)
+if(rc OR NOT own_map MATCHES "4f776e2e4774657374")  # "Own.Gtest": the listener bracketed it
+  message(FATAL_ERROR "the program with the listener source failed (${rc}) or bracketed no test")
+endif()
+
 find_program(PKG_CONFIG pkg-config)
 if(PKG_CONFIG)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${WORK_DIR}/prefix/${LIBDIR}/pkgconfig"

@@ -1,6 +1,10 @@
 // collect_with_runtime() on the purpose-built fixture: one run, restarts after a segfault,
 // an abort, a timeout and an exit, partial coverage kept, nothing run twice.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
 
 #include <filesystem>
 #include <fstream>
@@ -53,8 +57,9 @@ class RuntimeCollector : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(RuntimeCollector, CrashAbortTimeoutAndExitKeepEveryTestsCoverage) {
-  const auto result = collect::collect_with_runtime(options());
+// The whole fixture through `binary`: every outcome, partial coverage, nothing run twice.
+void expect_every_tests_coverage(const collect::RuntimeCollectOptions& o, const fs::path& ran_log) {
+  const auto result = collect::collect_with_runtime(o);
   const Spectrum& s = result.spectrum;
 
   // Skip is left out; everything else is in listing order.
@@ -102,11 +107,37 @@ TEST_F(RuntimeCollector, CrashAbortTimeoutAndExitKeepEveryTestsCoverage) {
   EXPECT_EQ(s.element_count(), 17u);  // lines 1 and 100..115
 
   // No test body ran twice.
-  std::ifstream log(dir_ / "ran.log");
+  std::ifstream log(ran_log);
   std::multiset<std::string> ran;
   for (std::string line; std::getline(log, line);) ran.insert(line);
   for (const auto& name : ran) EXPECT_EQ(ran.count(name), 1u) << name;
   EXPECT_EQ(ran.size(), 12u);
+}
+
+TEST_F(RuntimeCollector, CrashAbortTimeoutAndExitKeepEveryTestsCoverage) {
+  expect_every_tests_coverage(options(), dir_ / "ran.log");
+}
+
+// The listener compiled from source in the program's own build (as a project that vendors
+// its GoogleTest does) brackets the tests exactly as the prebuilt one.
+TEST_F(RuntimeCollector, ListenerCompiledFromSourceInTheProgramsBuild) {
+  auto o = options();
+  o.gtest_binary = DLFL_RT_FIXTURE_SOURCE;
+  expect_every_tests_coverage(o, dir_ / "ran.log");
+}
+
+// A program whose own GoogleTest is older than the prebuilt listener's: one line, exit 2
+// when collecting, and no listener (but a normal run) otherwise; never a crash.
+TEST_F(RuntimeCollector, PrebuiltListenerRefusesAnOlderGoogleTestInOneLine) {
+  const std::string run = std::string("'") + DLFL_RT_OLD_GTEST + "' 2>'" + (dir_ / "err").string() + "'";
+  int status = std::system(("DLFL_RT_FILE='" + (dir_ / "run.map").string() + "' " + run).c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
+  std::ifstream err(dir_ / "err");
+  const std::string text((std::istreambuf_iterator<char>(err)), {});
+  EXPECT_EQ(text.rfind("dlfl_rt: error: this program links a GoogleTest older than 1.10", 0), 0u) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1);
+  status = std::system(("env -u DLFL_RT_FILE " + run).c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
 TEST_F(RuntimeCollector, FilterAndOutsideCoverageOption) {

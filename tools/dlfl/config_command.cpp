@@ -1,5 +1,5 @@
-// `dlfl config --cflags | --libs [--gtest]`: the flags that build an instrumented tree
-// against this dlfl's runtime, found relative to the running executable.
+// `dlfl config --cflags | --libs [--gtest] | --gtest-listener-source`: the flags that build
+// an instrumented tree against this dlfl's runtime, found relative to the running executable.
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,11 +20,13 @@ struct ConfigOptions {
   bool gtest = false;
   bool include_dir = false;
   bool lib_dir = false;
+  bool listener_source = false;
 };
 
 struct RuntimeLayout {
   fs::path include_dir;  // holds dlfl_rt/probe.h
   fs::path lib_dir;      // holds libdlfl_rt.so (and libdlfl_rt_gtest.a)
+  fs::path listener;     // dlfl_rt_gtest_listener.cpp, for builds with their own GoogleTest
 };
 
 fs::path executable_dir() {
@@ -34,6 +36,8 @@ fs::path executable_dir() {
   return self.parent_path();
 }
 
+constexpr const char* kListener = "dlfl_rt_gtest_listener.cpp";
+
 bool has_runtime(const RuntimeLayout& l) {
   return fs::exists(l.include_dir / "dlfl_rt" / "probe.h") && fs::exists(l.lib_dir / "libdlfl_rt.so");
 }
@@ -42,9 +46,11 @@ bool has_runtime(const RuntimeLayout& l) {
 // (tools/dlfl/dlfl two levels under the build root, headers in the source tree).
 RuntimeLayout locate_runtime() {
   const fs::path bin = executable_dir();
-  const RuntimeLayout installed{bin.parent_path() / DLFL_INSTALL_INCLUDEDIR, bin.parent_path() / DLFL_INSTALL_LIBDIR};
+  const RuntimeLayout installed{bin.parent_path() / DLFL_INSTALL_INCLUDEDIR, bin.parent_path() / DLFL_INSTALL_LIBDIR,
+                                bin.parent_path() / DLFL_INSTALL_DATADIR / "dlfl" / kListener};
   if (has_runtime(installed)) return installed;
-  const RuntimeLayout build_tree{DLFL_SOURCE_INCLUDE_DIR, bin.parent_path().parent_path() / "lib" / "runtime"};
+  const RuntimeLayout build_tree{DLFL_SOURCE_INCLUDE_DIR, bin.parent_path().parent_path() / "lib" / "runtime",
+                                 fs::path(DLFL_SOURCE_RUNTIME_DIR) / kListener};
   if (has_runtime(build_tree)) return build_tree;
   throw Error("cannot find the dlfl runtime (libdlfl_rt.so and dlfl_rt/probe.h) next to " + bin.string() +
               " (looked in " + installed.lib_dir.string() + " and " + build_tree.lib_dir.string() + ")");
@@ -55,6 +61,10 @@ void run_config(const ConfigOptions& o) {
   std::vector<std::string> words;
   if (o.include_dir) words.push_back(l.include_dir.string());
   if (o.lib_dir) words.push_back(l.lib_dir.string());
+  if (o.listener_source) {
+    if (!fs::exists(l.listener)) throw Error(l.listener.string() + " is missing: reinstall dlfl");
+    words.push_back(l.listener.string());
+  }
   if (o.cflags) words.push_back("-I" + l.include_dir.string());
   if (o.libs) {
     if (o.gtest) {
@@ -77,16 +87,22 @@ void add_config_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "config",
       "Print the compiler and linker flags that build sources rewritten by `dlfl instrument`.\n"
-      "Example: g++ $(dlfl config --cflags) -c instr/src/a.cpp && g++ a.o tests.o -lgtest $(dlfl config --libs --gtest)");
+      "Example: g++ $(dlfl config --cflags) -c instr/src/a.cpp && g++ a.o tests.o -lgtest $(dlfl config --libs --gtest)\n"
+      "A project that builds its own GoogleTest compiles the listener instead:\n"
+      "  add_executable(tests ... $(dlfl config --gtest-listener-source)) + $(dlfl config --libs)");
   cmd->add_flag("--cflags", o->cflags, "Compiler flags: the include directory of <dlfl_rt/probe.h>");
   cmd->add_flag("--libs", o->libs, "Linker flags for libdlfl_rt (with an rpath)");
   cmd->add_flag("--gtest", o->gtest, "With --libs: also link the GoogleTest listener that brackets each test");
   cmd->add_flag("--include-dir", o->include_dir, "The include directory alone");
   cmd->add_flag("--lib-dir", o->lib_dir, "The library directory alone");
+  cmd->add_flag("--gtest-listener-source", o->listener_source,
+                "The GoogleTest listener's source file, to compile into test executables that link their own "
+                "GoogleTest (any version from 1.7 on) instead of --libs --gtest");
   cmd->callback([o] {
     if (o->gtest && !o->libs) throw Error("config: --gtest only goes with --libs");
-    if (!o->cflags && !o->libs && !o->include_dir && !o->lib_dir)
-      throw Error("config: nothing to print; give --cflags, --libs [--gtest], --include-dir or --lib-dir");
+    if (!o->cflags && !o->libs && !o->include_dir && !o->lib_dir && !o->listener_source)
+      throw Error("config: nothing to print; give --cflags, --libs [--gtest], --include-dir, --lib-dir or "
+                  "--gtest-listener-source");
     run_config(*o);
   });
 }
