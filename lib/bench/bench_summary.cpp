@@ -42,6 +42,16 @@ const eval::MetricSummary* metric(const eval::GroupSummary& s, const std::string
 
 eval::Comparison comparison(std::span<const FaultRecord> records, const SummaryOptions& options, bool by_bug_type,
                             bool tests) {
+  if (options.real_bugs) {
+    eval::ComparisonOptions co;
+    co.metrics = {"exam", "map", "mrr"};
+    co.top_n.assign(options.top_n.begin(), options.top_n.end());
+    const auto results = bug_results(records, options.top_n, by_bug_type);
+    // Jahan et al.: intrinsic bugs are the reference against extrinsic ones.
+    if (tests && std::any_of(results.begin(), results.end(), [](const auto& r) { return r.group == "intrinsic"; }))
+      co.baseline = "intrinsic";
+    return eval::compare(results, co);
+  }
   const auto results = bug_results(records, options.top_n, by_bug_type);
   eval::ComparisonOptions co;
   co.metrics = {"exam", "map", "mrr"};
@@ -128,7 +138,18 @@ void write_summary(std::ostream& out, std::span<const FaultRecord> records, cons
   const eval::Comparison groups = comparison(records, options, false, true);
   group_table(out, groups, options, real ? "extrinsic" : "group");
 
-  if (!groups.tests.empty()) {
+  if (!groups.tests.empty() && real) {
+    out << "\nBetween groups (a = intrinsic when present; diff% = (a - b) / a x 100; two-sided Mann-Whitney U p; "
+           "effect sizes a vs b):\n\n";
+    header(out, {"formula", "metric", "a", "b", "mean a", "mean b", "diff%", "p (Mann-Whitney)", "Cohen's d",
+                 "Cliff's delta"});
+    for (const auto& t : groups.tests) {
+      if (t.metric == "mrr") continue;
+      row(out, {t.technique, t.metric == "exam" ? "EXAM" : t.metric == "map" ? "MAP" : t.metric, t.group_a,
+                t.group_b, num(t.mean_a, 4), num(t.mean_b, 4), num(t.performance_diff, 1),
+                p_value(t.mann_whitney.p_value), num(t.cohens_d), num(t.cliffs_delta)});
+    }
+  } else if (!groups.tests.empty()) {
     out << "\nDL against traditional faults (a = traditional; diff% = (a - b) / a x 100; two-sided Mann-Whitney "
            "U p; effect sizes a vs b):\n\n";
     header(out, {"formula", "metric", "mean trad", "mean DL", "diff%", "p (Mann-Whitney)", "Cohen's d",

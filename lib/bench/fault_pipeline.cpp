@@ -4,11 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include "dlfl/bench/instrumented_edit.h"
+#include "dlfl/bench/watchdog.h"
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/runtime_collector.h"
 #include "dlfl/error.h"
@@ -19,48 +17,6 @@
 
 namespace dlfl::bench {
 namespace {
-
-// Sets its flag when the deadline passes or the outer interrupt is raised, so one flag
-// stops a collection for either reason.
-class Watchdog {
- public:
-  Watchdog(std::chrono::steady_clock::duration limit, const std::atomic<bool>* outer)
-      : deadline_(std::chrono::steady_clock::now() + limit), outer_(outer), thread_([this] { watch(); }) {}
-  ~Watchdog() {
-    {
-      const std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-  }
-  const std::atomic<bool>* flag() const { return &fired_; }
-  bool expired() const { return expired_.load(); }
-
- private:
-  void watch() {
-    std::unique_lock lock(mutex_);
-    while (!done_) {
-      if (outer_ && outer_->load()) {
-        fired_ = true;
-        return;
-      }
-      if (std::chrono::steady_clock::now() >= deadline_) {
-        expired_ = true;
-        fired_ = true;
-        return;
-      }
-      wake_.wait_for(lock, std::chrono::milliseconds(100));
-    }
-  }
-  std::chrono::steady_clock::time_point deadline_;
-  const std::atomic<bool>* outer_;
-  std::atomic<bool> fired_{false}, expired_{false};
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 bool interrupted(const FaultContext& c) { return c.interrupt && c.interrupt->load(); }
 
@@ -136,13 +92,15 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
     out.spectrum = collect::collect_with_runtime(o).spectrum;
   } else {
     collect::CollectOptions o;
-    o.source = collect::TestSourceKind::gtest;
+    // No test binary (a reproduction recipe): the build's CTest tests.
+    o.source = s.test_binary.empty() ? collect::TestSourceKind::ctest : collect::TestSourceKind::gtest;
     o.gtest_binary = binary;
+    o.ctest_dir = tree.build;
     o.filter = c.test_filter;
     o.coverage = s.backend == Backend::gcov ? collect::CoverageKind::gcov : collect::CoverageKind::llvm;
     o.paths.source_root = tree.source;
     o.paths.excludes = {"tests/*"};
-    o.jobs = 1;
+    o.jobs = c.test_jobs;
     o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(s.test_timeout);
     o.work_dir = tree.build.parent_path() / "scratch";
     std::filesystem::create_directories(o.work_dir);
@@ -153,6 +111,32 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
   for (const auto& test : out.spectrum.tests())
     if (test.failed()) out.failing.insert(test.name);
   return out;
+}
+
+std::vector<FormulaResult> evaluate_formulas(const FaultContext& c, const Spectrum& spectrum,
+                                             const std::vector<eval::GroundTruthItem>& faults) {
+  std::vector<FormulaResult> results;
+  const Scores scores = score_spectrum(spectrum, c.formulas, {.threads = 1});
+  eval::EvaluationOptions options;
+  options.top_n = c.top_n;
+  for (std::size_t k = 0; k < c.formulas.size(); ++k) {
+    const auto ranking = eval::scored_elements(spectrum, scores.per_formula[k]);
+    const eval::BugMetrics metrics = eval::evaluate(ranking, faults, options);
+    FormulaResult f;
+    f.formula = c.formulas[k].name();
+    f.found = metrics.found;
+    if (metrics.found) {
+      f.first_rank = metrics.first_position.average;
+      f.first_rank_best = metrics.first_position.best;
+      f.first_rank_worst = metrics.first_position.worst;
+      f.exam = metrics.exam.average;
+    }
+    f.rr = metrics.reciprocal_rank.average;
+    f.ap = metrics.average_precision.average;
+    for (const auto& hit : metrics.top_n) f.top.push_back(hit.hit.average);
+    results.push_back(std::move(f));
+  }
+  return results;
 }
 
 FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate::Mutant& m,
@@ -235,26 +219,7 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
   r.faulty_lines = faulty_lines(spectrum, m);
   std::vector<eval::GroundTruthItem> faults;
   for (const auto line : r.faulty_lines) faults.push_back({m.file, line, {}});
-  const Scores scores = score_spectrum(spectrum, c.formulas, {.threads = 1});
-  eval::EvaluationOptions options;
-  options.top_n = c.top_n;
-  for (std::size_t k = 0; k < c.formulas.size(); ++k) {
-    const auto ranking = eval::scored_elements(spectrum, scores.per_formula[k]);
-    const eval::BugMetrics metrics = eval::evaluate(ranking, faults, options);
-    FormulaResult f;
-    f.formula = c.formulas[k].name();
-    f.found = metrics.found;
-    if (metrics.found) {
-      f.first_rank = metrics.first_position.average;
-      f.first_rank_best = metrics.first_position.best;
-      f.first_rank_worst = metrics.first_position.worst;
-      f.exam = metrics.exam.average;
-    }
-    f.rr = metrics.reciprocal_rank.average;
-    f.ap = metrics.average_precision.average;
-    for (const auto& hit : metrics.top_n) f.top.push_back(hit.hit.average);
-    r.results.push_back(std::move(f));
-  }
+  r.results = evaluate_formulas(c, spectrum, faults);
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

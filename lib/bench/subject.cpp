@@ -113,7 +113,9 @@ std::string expand_command(std::string_view command, const std::map<std::string,
   return out;
 }
 
-Subject parse_subject(std::string_view text, const std::filesystem::path& file) {
+namespace {
+
+Subject parse(std::string_view text, const std::filesystem::path& file, bool recipe) {
   const Reader r(file.string());
   json doc;
   try {
@@ -127,8 +129,14 @@ Subject parse_subject(std::string_view text, const std::filesystem::path& file) 
           "backend", "timeouts", "description"},
          "");
 
-  Subject s;
+  Subject s = recipe ? generic_recipe() : Subject{};
   s.file = file;
+  if (recipe) {
+    const std::pair<const char*, std::string> defaults[] = {
+        {"name", s.name}, {"configure", s.configure}, {"build", s.build}, {"test_binary", ""}};
+    for (const auto& [key, value] : defaults)
+      if (!doc.contains(key)) doc[key] = value;
+  }
   s.name = r.string(doc, "name", true);
   if (!valid_name(s.name)) r.fail("name '" + s.name + "' must be letters, digits, '_', '-' or '.'");
   if (doc.contains("kind")) {
@@ -141,7 +149,7 @@ Subject parse_subject(std::string_view text, const std::filesystem::path& file) 
   s.configure = r.string(doc, "configure", true);
   s.build = r.string(doc, "build", true);
   s.test_binary = r.string(doc, "test_binary", true);
-  if (s.test_binary.empty()) r.fail("test_binary must not be empty");
+  if (s.test_binary.empty() && !recipe) r.fail("test_binary must not be empty");
   s.test_filter = r.string(doc, "test_filter", false);
   for (const auto* command : {&s.configure, &s.build}) {
     try {
@@ -175,9 +183,36 @@ Subject parse_subject(std::string_view text, const std::filesystem::path& file) 
   return s;
 }
 
+}  // namespace
+
+Subject parse_subject(std::string_view text, const std::filesystem::path& file) { return parse(text, file, false); }
+Subject parse_recipe(std::string_view text, const std::filesystem::path& file) { return parse(text, file, true); }
+
+Subject generic_recipe() {
+  Subject s;
+  s.name = "generic-cmake";
+  s.kind = "dl";
+  s.configure =
+      "cmake -S {source} -B {build} -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS='-O0 {cflags}' "
+      "-DCMAKE_CXX_FLAGS='-O0 {cflags}' -DCMAKE_EXE_LINKER_FLAGS='{ldflags}' -DCMAKE_SHARED_LINKER_FLAGS='{ldflags}' "
+      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DBUILD_TESTING=ON {launcher}";
+  s.build = "cmake --build {build} -j {jobs}";
+  s.backend = Backend::gcov;
+  // Real projects: builds of an hour, suites of many minutes.
+  s.build_timeout = std::chrono::seconds(4 * 3600);
+  s.test_timeout = std::chrono::seconds(300);
+  s.fault_timeout = std::chrono::seconds(2 * 3600);
+  return s;
+}
+
 Subject read_subject(const std::filesystem::path& file) {
   const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
   return parse_subject(read_text(absolute), absolute);
+}
+
+Subject read_recipe(const std::filesystem::path& file) {
+  const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
+  return parse_recipe(read_text(absolute), absolute);
 }
 
 }  // namespace dlfl::bench

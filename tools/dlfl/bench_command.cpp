@@ -1,6 +1,5 @@
 // `dlfl bench BENCH.json`: seeds faults into subjects, localizes each with SBFL and
 // prints how well every formula did, DL against traditional faults.
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,30 +34,6 @@ struct BenchCommandOptions {
   std::vector<std::string> formulas;
   std::size_t limit = 0;
   bool quiet = false;
-};
-
-// SIGINT/SIGTERM: finish nothing new, kill the running builds and tests, keep what is
-// stored, write the outputs; the next run resumes.
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_bench_interrupt(int) { g_interrupted.store(true); }
-
-class InterruptScope {
- public:
-  InterruptScope() {
-    struct sigaction sa {};
-    sa.sa_handler = on_bench_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~InterruptScope() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
 };
 
 // `dlfl config ...` of this very executable: the runtime's flags for instrumented builds.
@@ -104,12 +79,11 @@ void run_bench_command(const BenchCommandOptions& o) {
   options.out_dir = o.out_dir;
   options.work_dir = o.work_dir;
   options.limit = o.limit;
-  options.interrupt = &g_interrupted;
+  options.interrupt = &InterruptScope::flag();
   const auto progress = bench::make_bench_progress(
       o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO), std::cerr);
   options.progress = progress.get();
 
-  g_interrupted = false;
   const InterruptScope scope;
   const bench::BenchResult result = bench::run_bench(options);
   bench::write_summary(std::cout, result.records,

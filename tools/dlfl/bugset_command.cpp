@@ -278,6 +278,8 @@ void add_bugset_command(CLI::App& app) {
   stats->add_option("--format", st->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   stats->add_option("-o,--output", st->output, "Output file, written atomically (default: stdout)");
   stats->callback([st] { run_stats(*st); });
+
+  add_bugset_reproduce_command(*cmd);
 }
 
 }  // namespace dlfl::cli

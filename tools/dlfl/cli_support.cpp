@@ -1,6 +1,8 @@
 // Shared pieces of the subcommands.
 #include "cli_support.h"
 
+#include <signal.h>
+
 #include <iostream>
 
 #include "dlfl/io/atomic_file.h"
@@ -17,6 +19,30 @@ void write_output(const std::string& path, const std::function<void(std::ostream
   emit(out.stream());
   out.commit();
 }
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_resumable_run_interrupt(int) { g_interrupted.store(true); }
+struct sigaction g_old_int {}, g_old_term {};
+
+}  // namespace
+
+InterruptScope::InterruptScope() {
+  g_interrupted = false;
+  struct sigaction sa {};
+  sa.sa_handler = on_resumable_run_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &g_old_int);
+  sigaction(SIGTERM, &sa, &g_old_term);
+}
+
+InterruptScope::~InterruptScope() {
+  sigaction(SIGINT, &g_old_int, nullptr);
+  sigaction(SIGTERM, &g_old_term, nullptr);
+}
+
+const std::atomic<bool>& InterruptScope::flag() { return g_interrupted; }
 
 void warn(std::string_view message) { std::cerr << "dlfl: warning: " << message << '\n'; }
 

@@ -1,6 +1,7 @@
 // Shared pieces of the subcommands: output to a file or stdout, warnings, enum options.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <ostream>
@@ -17,5 +18,17 @@ void write_output(const std::string& path, const std::function<void(std::ostream
 
 // "dlfl: warning: ..." on stderr.
 void warn(std::string_view message);
+
+// SIGINT/SIGTERM set flag() while the scope lives (long runs: finish nothing new, kill the
+// running builds and tests, keep what is stored, write the outputs; the next run
+// resumes). The flag is cleared when the scope starts.
+class InterruptScope {
+ public:
+  InterruptScope();
+  ~InterruptScope();
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+  static const std::atomic<bool>& flag();
+};
 
 }  // namespace dlfl::cli

@@ -15,6 +15,7 @@ void add_config_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_bugset_command(CLI::App& app);
+void add_bugset_reproduce_command(CLI::App& bugset);  // called by add_bugset_command
 void add_bench_command(CLI::App& app);
 
 }  // namespace dlfl::cli

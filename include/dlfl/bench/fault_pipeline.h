@@ -15,6 +15,7 @@
 #include "dlfl/bench/fault_record.h"
 #include "dlfl/bench/subject.h"
 #include "dlfl/bench/work_tree.h"
+#include "dlfl/eval/ground_truth.h"
 #include "dlfl/formula.h"
 #include "dlfl/mutate/mutant.h"
 #include "dlfl/spectrum.h"
@@ -36,6 +37,7 @@ struct FaultContext {
   // GoogleTest filter of the runs: the subject's, minus the tests failing unmutated (a
   // test that fails for every fault would count as a failure in every spectrum).
   std::string test_filter;
+  unsigned test_jobs = 1;  // tests run at once by the gcov/llvm backends
   const std::atomic<bool>* interrupt = nullptr;
 };
 
@@ -45,13 +47,19 @@ struct TreeSpectrum {
   std::set<std::string> failing;
 };
 
-// Runs the tree's test binary with the subject's backend. `cancel` stops it (then
+// Runs the tree's test binary (no test_binary: the CTest tests of its build) with the
+// subject's backend. `cancel` stops it (then
 // dlfl::Error is thrown). Throws dlfl::Error when the binary cannot be run or read.
 TreeSpectrum collect_tree(const FaultContext& context, const WorkTree& tree, const std::atomic<bool>* cancel);
 
 // Runs `command` (a subject template) for the tree; {jobs} = `jobs`.
 CommandOutcome run_tree_command(const FaultContext& context, const WorkTree& tree, const std::string& command,
                                 unsigned jobs, const std::atomic<bool>* cancel);
+
+// Ranks the spectrum with each formula of the context and evaluates each ranking at line
+// level against `faults` (not empty), in the context's formula order.
+std::vector<FormulaResult> evaluate_formulas(const FaultContext& context, const Spectrum& spectrum,
+                                             const std::vector<eval::GroundTruthItem>& faults);
 
 // The whole pipeline for one mutant in one work tree (whose files must be pristine; they
 // are again on return). Discards are records with kept = false and a reason: "not

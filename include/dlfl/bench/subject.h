@@ -67,6 +67,18 @@ Subject parse_subject(std::string_view text, const std::filesystem::path& file);
 // Reads and parses the file (made absolute); throws dlfl::Error naming it when unreadable.
 Subject read_subject(const std::filesystem::path& file);
 
+// A reproduction recipe (`dlfl bugset reproduce --recipe FILE`): the same file, read with
+// the generic recipe's values as defaults, so every field is optional: "configure" and
+// "build" default to generic_recipe()'s, "backend" to gcov, and without "test_binary"
+// the tests are the build's CTest tests. Throws as parse_subject does.
+Subject parse_recipe(std::string_view text, const std::filesystem::path& file);
+Subject read_recipe(const std::filesystem::path& file);
+
+// The generic CMake recipe: configure with Ninja at -O0 with the backend's flags (and the
+// compilation database), build everything, run the CTest tests with per-test gcov;
+// timeouts: build 4 h, one test 300 s, a version's tests 2 h.
+Subject generic_recipe();
+
 // The command with every {name} replaced by vars[name]. Throws dlfl::Error for an
 // unknown placeholder or an unclosed '{'.
 std::string expand_command(std::string_view command, const std::map<std::string, std::string>& vars);

@@ -1,0 +1,59 @@
+// reproduce_bugs(): `dlfl bugset reproduce`: the selected bugs of a manifest checked
+// against the user's clones, then reproduced one per worker (bug_reproduction.h),
+// recorded as they finish in the resumable store of `dlfl bench` (results.jsonl), and
+// written out as its per-bug CSV, discarded list and summary.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dlfl/bench/bench_progress.h"
+#include "dlfl/bench/fault_record.h"
+
+namespace dlfl::bench {
+
+inline constexpr std::string_view kReproduceConfigFileName = "reproduce-config.json";
+
+struct ReproduceOptions {
+  std::filesystem::path manifest;     // `dlfl bugset import` output
+  std::vector<std::string> bug_ids;   // the bugs; when empty, every bug of `project`
+  std::string project;                // "owner+repo"
+  std::filesystem::path repos;        // the clones (GitClone::find)
+  std::filesystem::path recipe;       // empty: the generic CMake recipe (subject.h)
+  std::filesystem::path out_dir;
+  std::filesystem::path work_dir;     // work trees and builds; default out_dir/work
+  unsigned jobs = 1;                  // bugs at once (each with its own work tree)
+  unsigned build_jobs = 0;            // {jobs} of a build and tests at once; 0: cores / jobs
+  std::vector<std::string> formulas{"ochiai", "dstar2", "tarantula", "barinel"};
+  std::vector<std::uint64_t> top_n{1, 3, 5, 10};
+  std::size_t limit = 0;  // stop after this many newly finished bugs (0: no limit)
+  const std::atomic<bool>* interrupt = nullptr;
+  BenchProgress* progress = nullptr;
+  std::function<void(std::string_view)> log;  // per-bug notes (tests brought in, discards)
+};
+
+struct ReproduceResult {
+  std::vector<FaultRecord> records;  // every bug stored in the output directory
+  std::size_t selected = 0;          // bugs asked for
+  std::size_t resumed = 0;           // of which finished by an earlier run
+  std::size_t pending = 0;           // not finished (interrupt or limit)
+  bool interrupted = false;
+  double seconds = 0;
+};
+
+// Checks everything before changing anything (no output directory, no work tree): throws
+// dlfl::Error for an unreadable manifest or recipe, an unknown formula, a bug id not in
+// the manifest, a project without bugs, no clone of a bug's project under `repos` or a
+// clone of another project (its remotes), and a fix commit missing from the clone. Then
+// also for results of another configuration in `out_dir` (manifest, recipe, formulas or
+// top N) and errors that are not a bug's doing. The clones' work tree registrations are
+// removed again whatever happens; the user's checkouts are never touched.
+ReproduceResult reproduce_bugs(const ReproduceOptions& options);
+
+}  // namespace dlfl::bench

@@ -1,0 +1,206 @@
+// One real bug from checkout to evaluation (include/dlfl/bench/bug_reproduction.h).
+#include "dlfl/bench/bug_reproduction.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "dlfl/bench/watchdog.h"
+#include "dlfl/error.h"
+#include "dlfl/spectrum_subset.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string joined(const std::vector<std::string>& items, std::size_t limit = 10) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < limit; ++i) out += (i ? ", " : "") + items[i];
+  if (items.size() > limit) out += ", ... (" + std::to_string(items.size() - limit) + " more)";
+  return out;
+}
+
+// The compiler's (or cmake's) last error line: the whole log would drown the output.
+std::string last_error(const CommandOutcome& outcome) {
+  const std::string& out = outcome.output;
+  std::size_t at = out.rfind("error:");
+  std::string line;
+  if (at == std::string::npos) {
+    at = out.find_last_not_of("\r\n");
+    if (at == std::string::npos) return outcome.how;
+  }
+  const std::size_t begin = out.rfind('\n', at);
+  const std::size_t end = out.find_first_of("\r\n", at);
+  line = out.substr(begin == std::string::npos ? 0 : begin + 1,
+                    end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
+  if (line.size() > 300) line.resize(300);
+  return outcome.how + (line.empty() ? "" : "; " + line);
+}
+
+// A GoogleTest-style filter selecting exactly these tests, or "" (run all) when a name
+// holds a character the filter syntax reads as an operator.
+std::string filter_for(const std::set<std::string>& names) {
+  std::string filter;
+  for (const auto& name : names) {
+    if (name.find_first_of(":-*?") != std::string::npos) return "";
+    filter += (filter.empty() ? "" : ":") + name;
+  }
+  return filter;
+}
+
+// Puts the work tree at `commit`, clean: a checkout in the tree left by the previous bug
+// (or a killed run), so unchanged files keep their timestamps and the build stays warm;
+// a new work tree when there is none (or it is no longer registered).
+GitResult check_out(const GitClone& clone, const fs::path& tree, const std::string& commit) {
+  if (fs::exists(tree / ".git")) {
+    GitResult r = run_git(tree, {"checkout", "--force", "--quiet", "--detach", commit});
+    if (r.ok) r = run_git(tree, {"clean", "-ffdxq"});
+    if (r.ok) return r;
+  }
+  return clone.add_worktree(tree, commit);
+}
+
+std::string group_of(const eval::BugReport& bug) {
+  if (!bug.labels) return "unlabelled";
+  const auto& extrinsic = bug.labels->agreed.extrinsic;
+  if (!extrinsic) return "disputed";
+  return *extrinsic ? "extrinsic" : "intrinsic";
+}
+
+std::string bug_type_of(const eval::BugReport& bug) {
+  if (!bug.labels) return "unlabelled";
+  const auto& agreed = bug.labels->agreed;
+  if (!agreed.dl_bug_type.empty()) return agreed.dl_bug_type;
+  if (agreed.dl_bug == false) return "not DL";
+  return "disputed";
+}
+
+}  // namespace
+
+FaultRecord describe_bug(const BugPlan& plan) {
+  const eval::BugReport& bug = *plan.bug;
+  FaultRecord r;
+  r.subject = bug.project;
+  // The store's key is subject#fault: the bug's id when it is project#number.
+  r.fault = bug.id.starts_with(bug.project + "#") ? bug.id.substr(bug.project.size() + 1) : bug.id;
+  r.kind = bug.category.empty() ? "unknown" : bug.category;
+  r.group = group_of(bug);
+  r.bug_type = bug_type_of(bug);
+  for (const auto& item : plan.candidacy.native_truth) r.faulty.push_back(eval::to_string(item));
+  if (!plan.candidacy.native_truth.empty()) {
+    const auto& first = plan.candidacy.native_truth.front();
+    r.file = first.file;
+    r.line = r.end_line = first.line;
+    r.function = first.function;
+  }
+  return r;
+}
+
+FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const BugPlan& plan,
+                          const std::function<void(const std::string&)>& log) {
+  const auto start = std::chrono::steady_clock::now();
+  FaultRecord r = describe_bug(plan);
+  auto discard = [&](const std::string& reason, const std::string& detail) {
+    r.kept = false;
+    r.reason = reason;
+    r.detail = detail;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (log && !detail.empty()) log(r.key() + ": " + reason + ": " + detail);
+    return r;
+  };
+  auto interrupted = [&] { return c.interrupt && c.interrupt->load(); };
+  const Subject& recipe = *c.subject;
+  const eval::BugCandidacy& candidacy = plan.candidacy;
+  if (!candidacy.native_change())
+    return discard("no C/C++ change", "the fix changes no C/C++/CUDA line outside the tests");
+
+  // The buggy version: the parent, with the test files as the fix left them.
+  if (const GitResult r0 = check_out(*plan.clone, tree.source, plan.parent); !r0.ok)
+    return discard("checkout failed", "checking out the parent " + plan.parent.substr(0, 12) + ": " + r0.what);
+  if (!candidacy.test_files.empty()) {
+    std::vector<std::string> args{"checkout", plan.fix, "--"};
+    args.insert(args.end(), candidacy.test_files.begin(), candidacy.test_files.end());
+    if (const GitResult g = run_git(tree.source, args); !g.ok)
+      return discard("checkout failed", "bringing in the fix's test files: " + g.what);
+  }
+  for (const auto& file : candidacy.deleted_test_files) {
+    std::error_code ec;
+    fs::remove(tree.source / file, ec);
+  }
+  r.fix_tests = candidacy.test_files;
+  if (log && candidacy.tests_touched())
+    log(r.key() + ": test files of the fix brought into the buggy version (Defects4J convention): " +
+        joined(candidacy.test_files) +
+        (candidacy.deleted_test_files.empty() ? "" : "; removed: " + joined(candidacy.deleted_test_files)));
+
+  const auto build = [&](const std::string& version, bool configure) -> std::optional<FaultRecord> {
+    for (const std::string* command : {&recipe.configure, &recipe.build}) {
+      if (command == &recipe.configure && !configure) continue;
+      const CommandOutcome outcome = run_tree_command(c, tree, *command, c.test_jobs, c.interrupt);
+      if (interrupted()) throw Error("interrupted");
+      if (outcome.ok) continue;
+      const std::string step = command == &recipe.configure ? "configuring" : "building";
+      return discard(outcome.timed_out ? "timeout" : "build failed", step + " the " + version + " version: " + last_error(outcome));
+    }
+    return std::nullopt;
+  };
+  const auto run_tests = [&](const FaultContext& context, const std::string& version, TreeSpectrum& out)
+      -> std::optional<FaultRecord> {
+    Watchdog watchdog(recipe.fault_timeout, c.interrupt);
+    try {
+      out = collect_tree(context, tree, watchdog.flag());
+    } catch (const Error& e) {
+      if (interrupted()) throw Error("interrupted");
+      if (watchdog.expired())
+        return discard("timeout", "the tests of the " + version + " version ran longer than " +
+                                      std::to_string(recipe.fault_timeout.count()) + " s");
+      return discard("tests fail to run", "the " + version + " version: " + e.what());
+    }
+    return std::nullopt;
+  };
+
+  if (auto d = build("buggy", true)) return *d;
+  TreeSpectrum buggy;
+  if (auto d = run_tests(c, "buggy", buggy)) return *d;
+  r.tests = buggy.spectrum.test_count();
+  if (buggy.failing.empty())
+    return discard("no fail-to-pass test",
+                   "no test fails on the buggy version (" + std::to_string(buggy.spectrum.test_count()) + " tests)");
+
+  // The fixed version: the fix itself; only the tests failing on the buggy one matter.
+  if (const GitResult g = run_git(tree.source, {"checkout", "--force", "--quiet", "--detach", plan.fix}); !g.ok)
+    return discard("checkout failed", "checking out the fix: " + g.what);
+  if (auto d = build("fixed", false)) return *d;
+  FaultContext fixed_context = c;
+  fixed_context.test_filter = filter_for(buggy.failing);
+  TreeSpectrum fixed;
+  if (auto d = run_tests(fixed_context, "fixed", fixed)) return *d;
+  std::set<std::string> passing_fixed;
+  for (const auto& test : fixed.spectrum.tests())
+    if (!test.failed()) passing_fixed.insert(test.name);
+  std::set<std::string> fail_to_pass;
+  for (const auto& name : buggy.failing)
+    if (passing_fixed.contains(name)) fail_to_pass.insert(name);
+  if (fail_to_pass.empty())
+    return discard("no fail-to-pass test",
+                   std::to_string(buggy.failing.size()) + " tests fail on the buggy version and none passes on the fixed one: " +
+                       joined({buggy.failing.begin(), buggy.failing.end()}, 5));
+
+  // Spectrum: the code outside the tests; the tests passing on the buggy version and the
+  // fail-to-pass ones (a test failing on both versions fails for another reason).
+  const Spectrum& all = buggy.spectrum;
+  const Spectrum spectrum = subset(
+      all, [&](std::size_t e) { return !eval::is_test_path(all.file(e)); },
+      [&](std::size_t t) { return !all.tests()[t].failed() || fail_to_pass.contains(all.tests()[t].name); });
+  r.tests = spectrum.test_count();
+  r.failing = fail_to_pass.size();
+  r.elements = spectrum.element_count();
+  r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
+  r.results = evaluate_formulas(c, spectrum, candidacy.native_truth);
+  r.kept = true;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace dlfl::bench
