@@ -130,11 +130,22 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     plans.push_back(std::move(plan));
   }
 
+  // Outputs or work trees inside a clone would show up in its `git status`.
+  const fs::path work = fs::weakly_canonical(fs::absolute(o.work_dir.empty() ? o.out_dir / "work" : o.work_dir));
+  for (const auto& [project, clone] : clones) {
+    const fs::path root = fs::weakly_canonical(clone->dir());
+    for (const fs::path& dir : {fs::weakly_canonical(fs::absolute(o.out_dir)), work}) {
+      const auto [r, d] = std::mismatch(root.begin(), root.end(), dir.begin(), dir.end());
+      if (r == root.end())
+        throw Error(dir.string(), 0,
+                    "is inside the clone " + root.string() + ": choose an output/work directory outside it (-o, --work)");
+    }
+  }
+
   fs::create_directories(o.out_dir);
   check_run_configuration(o.out_dir / std::string(kReproduceConfigFileName), fingerprint(o, recipe).dump(),
                           "reproduction configuration (manifest, recipe, formulas or top N differ)");
   ResultsStore store(o.out_dir / std::string(kResultsFileName));
-  const fs::path work = fs::weakly_canonical(fs::absolute(o.work_dir.empty() ? o.out_dir / "work" : o.work_dir));
 
   ReproduceResult result;
   result.selected = plans.size();

@@ -193,6 +193,14 @@ TEST_F(BugsetReproduce, BadInputIsOneErrorLineAndChangesNothing) {
   refused(run_dlfl(reproduce("--bug fixture+calc#9", out)), "no bug \"fixture+calc#9\" in this manifest");
   refused(run_dlfl(reproduce("--project other+thing", out)), "no bug of project \"other+thing\"");
 
+  // Outputs inside the clone would show in its `git status`.
+  std::string inside = reproduce("--bug fixture+calc#1", out);
+  inside.replace(inside.find(" -o " + out.string()), 4 + out.string().size(), " -o " + (clone() / "out").string());
+  const RunResult in_clone = run_dlfl(inside);
+  EXPECT_EQ(in_clone.exit_code, 2);
+  EXPECT_THAT(in_clone.err, HasSubstr("is inside the clone"));
+  EXPECT_EQ(clone_state(), before_);
+
   // Another project's clone where calc's should be.
   const fs::path other = dir_ / "other";
   ASSERT_EQ(std::system(("git init -q " + other.string() + "/calc && git -C " + other.string() +
