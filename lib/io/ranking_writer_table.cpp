@@ -12,13 +12,6 @@
 namespace dlfl::io::detail {
 namespace {
 
-// Six significant digits are plenty to read; the csv and json formats keep every digit.
-std::string table_score(double score) {
-  if (score == kInfiniteScore) return "max";
-  if (score == -kInfiniteScore) return "-max";
-  return fmt::format("{:.6g}", score);
-}
-
 class TableRankingWriter final : public RankingWriter {
  public:
   void write(std::ostream& out, const Spectrum& spectrum, std::span<const FormulaRanking> rankings,
@@ -39,7 +32,7 @@ class TableRankingWriter final : public RankingWriter {
       std::size_t rank_w = 4, best_w = 4, worst_w = 5, score_w = 5;  // at least the headers
       for (const auto& r : ranking.ranking) {
         ranks.push_back(format_rank(r.position(options.tie_rule)));
-        scores.push_back(table_score(r.score));
+        scores.push_back(readable_score(r.score));
         rank_w = std::max(rank_w, ranks.back().size());
         score_w = std::max(score_w, scores.back().size());
         best_w = std::max(best_w, fmt::formatted_size("{}", r.best));

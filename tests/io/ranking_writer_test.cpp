@@ -158,7 +158,7 @@ TEST_F(RankingWriters, GzoltarRankingFormat) {
 TEST(RankingWriterFactory, KnowsItsFormats) {
   for (const auto name : ranking_formats()) EXPECT_NE(make_ranking_writer(name), nullptr) << name;
   EXPECT_NE(make_ranking_writer("JSON"), nullptr);
-  EXPECT_THROW(make_ranking_writer("sarif"), Error);
+  EXPECT_THROW(make_ranking_writer("xml"), Error);
   EXPECT_EQ(tie_rule_name(TieRule::worst), "worst");
 }
 

@@ -1,9 +1,14 @@
 // `dlfl rank INPUT`: scores and ranks the elements of a spectrum with one or more formulas.
+#include <algorithm>
+#include <cmath>
 #include <iostream>
+#include <limits>
+#include <map>
 
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/aggregate.h"
+#include "dlfl/counts.h"
 #include "dlfl/error.h"
 #include "dlfl/formula.h"
 #include "dlfl/graph/call_graph_format.h"
@@ -25,7 +30,10 @@ struct RankOptions {
   std::string aggregation = "spectrum";
   TieRule ties = TieRule::average;
   std::size_t top = 0;
+  bool top_given = false;
+  double min_score = std::numeric_limits<double>::quiet_NaN();  // NaN = no threshold
   std::string format = "table";
+  std::string source_root;
   std::string output;
   std::string propagate;   // prfl | neighbors
   std::string call_graph;  // the call graph file --propagate reads
@@ -61,6 +69,20 @@ Technique load_technique(const RankOptions& o, const Spectrum& elements) {
   return t;
 }
 
+// GitHub shows at most 10 warning annotations per workflow step.
+constexpr std::size_t kGithubDefaultTop = 10;
+
+// The lowest and highest finite score: what sarif normalizes its 0..100 rank against.
+std::pair<double, double> finite_range(const Eigen::ArrayXd& scores) {
+  double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+  for (const double s : scores) {
+    if (std::isnan(s) || std::fabs(s) >= kInfiniteScore) continue;
+    lowest = std::min(lowest, s);
+    highest = std::max(highest, s);
+  }
+  return lowest > highest ? std::pair{0.0, 0.0} : std::pair{lowest, highest};
+}
+
 void run_rank(const RankOptions& o) {
   // Parse every formula before reading a possibly large spectrum: typos fail fast.
   std::vector<Formula> formulas;
@@ -91,7 +113,9 @@ void run_rank(const RankOptions& o) {
   Scores scores = score_spectrum(scored, formulas);
   const auto tie_keys = shown.tie_break_keys();
 
+  const std::size_t top = o.top_given || o.format != "github" ? o.top : kGithubDefaultTop;
   std::vector<std::vector<RankedElement>> ranked;
+  std::vector<std::pair<double, double>> ranges;
   for (std::size_t f = 0; f < formulas.size(); ++f) {
     if (scores.undefined[f])
       warn("formula '" + formulas[f].name() + "' is undefined (NaN) for " + std::to_string(scores.undefined[f]) +
@@ -104,17 +128,37 @@ void run_rank(const RankOptions& o) {
     } else if (technique.multi_fault) {
       s = flitsr(groups.spectrum, formulas[f], tie_keys).scores;
     }
-    ranked.push_back(rank(s, tie_keys, o.top));
+    ranked.push_back(rank(s, tie_keys, top));
+    ranges.push_back(finite_range(s));
   }
   std::vector<io::FormulaRanking> rankings;
   for (std::size_t i = 0; i < formulas.size(); ++i) {
-    std::span<const RankedElement> shown = ranked[i];
-    if (o.top > 0 && shown.size() > o.top) shown = shown.first(o.top);
-    rankings.push_back({formulas[i].name(), shown});
+    std::span<const RankedElement> kept = ranked[i];
+    if (top > 0 && kept.size() > top) kept = kept.first(top);
+    // Ranked by descending score, so the elements at or above a threshold are a prefix.
+    if (!std::isnan(o.min_score)) {
+      const auto below =
+          std::find_if(kept.begin(), kept.end(), [&](const RankedElement& r) { return r.score < o.min_score; });
+      kept = kept.first(static_cast<std::size_t>(below - kept.begin()));
+    }
+    rankings.push_back({formulas[i].name(), kept, ranges[i].first, ranges[i].second});
   }
   const auto writer = io::make_ranking_writer(o.format);
-  const io::RankingWriteOptions write_options{.tie_rule = o.ties, .last_line_column = o.granularity == Granularity::block};
-  write_output(o.output, [&](std::ostream& out) { writer->write(out, shown, rankings, write_options); });
+  io::RankingWriteOptions options;
+  options.tie_rule = o.ties;
+  options.last_line_column = o.granularity == Granularity::block;
+  Counts counts;
+  if (writer->uses_counts()) {
+    counts = compute_counts(shown);
+    options.counts = &counts;
+  }
+  options.source_root = o.source_root;
+  const std::map<Granularity, std::string_view> granularity_names{{Granularity::line, "line"},
+                                                                  {Granularity::block, "block"},
+                                                                  {Granularity::function, "function"},
+                                                                  {Granularity::file, "file"}};
+  options.granularity = granularity_names.at(o.granularity);
+  write_output(o.output, [&](std::ostream& out) { writer->write(out, shown, rankings, options); });
 }
 
 }  // namespace
@@ -146,10 +190,15 @@ void add_rank_command(CLI::App& app) {
       {"best", TieRule::best}, {"worst", TieRule::worst}, {"average", TieRule::average}};
   cmd->add_option("--ties", o->ties, "Position reported for tied elements: best, worst, average (default)")
       ->transform(CLI::CheckedTransformer(ties, CLI::ignore_case));
-  cmd->add_option("-n,--top", o->top, "Only the N most suspicious elements (0 = all)");
+  cmd->add_option("-n,--top", o->top, "Only the N most suspicious elements (0 = all; github: default 10)")
+      ->each([o](const std::string&) { o->top_given = true; });
+  cmd->add_option("--min-score", o->min_score, "Only elements scoring at least this much");
   cmd->add_option("--format", o->format,
-                  "Output format: table (default), csv, json, gzoltar (<formula>.ranking.csv, one formula)")
-      ->check(CLI::IsMember({"table", "csv", "json", "gzoltar"}));
+                  "Output format: table (default), csv, json, gzoltar (<formula>.ranking.csv, one formula), "
+                  "sarif (SARIF 2.1.0 for code scanning), github (workflow annotations)")
+      ->check(CLI::IsMember({"table", "csv", "json", "gzoltar", "sarif", "github"}));
+  cmd->add_option("--source-root", o->source_root,
+                  "sarif/github: file names are relative to this directory (sarif's SRCROOT)");
   cmd->add_option("--propagate", o->propagate,
                   "Use the call graph: prfl (PageRank-weighted spectrum, Zhang et al. ISSTA 2017) or neighbors "
                   "(callers/callees lift a function); functions rank first, then their lines")

@@ -1,12 +1,16 @@
-// RankingWriter: one interface, one file per output format (table, csv, json, gzoltar).
+// RankingWriter: one interface, one file per output format (table, csv, json, gzoltar,
+// sarif, github).
 #pragma once
 
+#include <filesystem>
+#include <limits>
 #include <memory>
 #include <ostream>
 #include <span>
 #include <string_view>
 #include <vector>
 
+#include "dlfl/counts.h"
 #include "dlfl/ranking.h"
 #include "dlfl/spectrum.h"
 
@@ -17,6 +21,11 @@ namespace dlfl::io {
 struct FormulaRanking {
   std::string_view formula;                // e.g. "ochiai", "dstar:3", or an expression
   std::span<const RankedElement> ranking;  // as returned by dlfl::rank (maybe a top-k)
+  // The lowest and highest score of ALL ranked elements, not only of those shown, ±
+  // kInfiniteScore left out: what sarif normalizes its 0..100 `rank` against. NaN (the
+  // default) = the range of `ranking` itself, right for a full ranking.
+  double lowest_score = std::numeric_limits<double>::quiet_NaN();
+  double highest_score = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct RankingWriteOptions {
@@ -26,6 +35,18 @@ struct RankingWriteOptions {
   bool always_name_formula = false;
   // csv: add a last `last_line` column (blocks span lines; json always has last_line).
   bool last_line_column = false;
+  // ef, ep, nf, np of every element of the spectrum written (compute_counts of it),
+  // computed once by the caller. Formats whose uses_counts() is true (sarif, github)
+  // report them and throw dlfl::Error when this is null. Not owned.
+  const Counts* counts = nullptr;
+  // Where the spectrum's relative file names are rooted. sarif and github write file
+  // names relative to it (an absolute name under it is made relative; one outside stays
+  // absolute) and sarif records it as the `SRCROOT` originalUriBaseId (absolute, as a
+  // file:// URI; left unstated when empty).
+  std::filesystem::path source_root = {};
+  // "line", "function" or "file": what the elements are, for the formats that say it
+  // (sarif's messages); empty = "element".
+  std::string_view granularity = {};
 };
 
 // Every format writes, per element: rank (position under the tie rule: best and worst
@@ -56,6 +77,21 @@ struct RankingWriteOptions {
 //            element per line of output, so big rankings stream and grep well.
 //   gzoltar  GZoltar's `<formula>.ranking.csv`: header `name;suspiciousness_value`, then
 //            `element;score`, in rank order. One ranking only (dlfl::Error otherwise).
+//   sarif    SARIF 2.1.0 (OASIS), for GitHub code scanning and SARIF viewers: one run of
+//            the tool `dlfl`, one rule per formula (`sbfl/FORMULA`), one result per
+//            ranked element that a failing test executed (ef > 0; the others are not
+//            suspicious under any formula), in rank order. A result has its location (file
+//            relative to SRCROOT, startLine..endLine, the function as a logical location;
+//            an extrinsic element has only a logical location), `rank` = the score
+//            normalized to 0..100 over FormulaRanking's score range (100 = the most
+//            suspicious; kInfiniteScore = 100), `level` warning, the failing tests that
+//            executed it as relatedLocations (the first kSarifRelatedTests; their number
+//            is in properties), properties formula, score, position, rank_best,
+//            rank_worst, tie_rule, ef, ep, nf, np, element, kind, and a partial
+//            fingerprint (the element's name) so code scanning follows it across runs.
+//   github   GitHub Actions workflow commands, one line per ranked element with ef > 0
+//            (and a file): `::warning file=F,line=L,endLine=E,title=T::MESSAGE`, so a
+//            workflow step annotates the suspicious lines (GitHub shows 10 per step).
 class RankingWriter {
  public:
   virtual ~RankingWriter() = default;
@@ -64,9 +100,14 @@ class RankingWriter {
   virtual void write(std::ostream& out, const Spectrum& spectrum,
                      std::span<const FormulaRanking> rankings,
                      const RankingWriteOptions& options) const = 0;
+  // True when write() needs RankingWriteOptions::counts.
+  virtual bool uses_counts() const noexcept { return false; }
 };
 
-// "table", "csv", "json" or "gzoltar" (case-insensitive); throws dlfl::Error listing the
+// The failing tests a sarif result lists as related locations, at most.
+inline constexpr std::size_t kSarifRelatedTests = 100;
+
+// "table", "csv", "json", "gzoltar", "sarif" or "github" (case-insensitive); throws dlfl::Error listing the
 // valid names otherwise.
 std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format);
 

@@ -1,0 +1,71 @@
+// `dlfl rank --format sarif|github` end to end: the SARIF log of the example is valid and
+// places the faulty line first; thresholds and the github default of 10 annotations.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../support/sarif_validator.h"
+#include "cli_runner.h"
+
+namespace dlfl::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::StartsWith;
+
+const std::string kExample = source_path("examples/spectra/softmax");
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(RankReportFormats, SarifOfTheExampleIsValidAndRelativeToTheSourceRoot) {
+  const RunResult r = run_dlfl("rank " + kExample + " --formula dstar2 --format sarif --source-root /work/src");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto log = nlohmann::json::parse(r.out);
+  EXPECT_THAT(SarifValidator().validate(log), IsEmpty());
+  const auto& run = log["runs"][0];
+  EXPECT_EQ(run["originalUriBaseIds"]["SRCROOT"]["uri"], "file:///work/src/");
+  EXPECT_EQ(run["properties"]["granularity"], "line");
+  const auto& top = run["results"][0];
+  EXPECT_EQ(top["ruleId"], "sbfl/dstar2");
+  EXPECT_EQ(top["rank"], 100.0);
+  EXPECT_EQ(top["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "src/ops/softmax.cpp");
+  EXPECT_EQ(top["locations"][0]["physicalLocation"]["region"]["startLine"], 24);
+  EXPECT_EQ(top["properties"]["ef"], 2);
+  EXPECT_EQ(top["properties"]["ep"], 0);
+  EXPECT_EQ(top["relatedLocations"].size(), 2u);
+  // Only elements some failing test ran: the example has 12 elements, 2 failing tests.
+  for (const auto& result : run["results"]) EXPECT_GT(result["properties"]["ef"].get<double>(), 0.0);
+}
+
+TEST(RankReportFormats, MinScoreAndTopCutTheResults) {
+  const RunResult r = run_dlfl("rank " + kExample + " --format sarif --min-score 0.6");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto results = nlohmann::json::parse(r.out)["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 5u);  // 1 and the 0.632 tie of four
+  for (const auto& result : results) EXPECT_GE(result["properties"]["score"].get<double>(), 0.6);
+  const RunResult top = run_dlfl("rank " + kExample + " --format sarif --top 1");
+  EXPECT_EQ(nlohmann::json::parse(top.out)["runs"][0]["results"].size(), 1u);
+}
+
+TEST(RankReportFormats, GithubAnnotatesTheTopTenByDefault) {
+  const RunResult r = run_dlfl("rank " + kExample + " --format github --formula ochiai");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 10u) << r.out;
+  EXPECT_THAT(lines[0], StartsWith("::warning file=src/ops/softmax.cpp,line=24,endLine=24,title=dlfl%3A suspicious "
+                                   "line #1 (ochiai)::Line 24 in softmax ranks 1 of 12"));
+  for (const auto& line : lines) EXPECT_THAT(line, StartsWith("::warning file="));
+  EXPECT_EQ(lines_of(run_dlfl("rank " + kExample + " --format github --top 2").out).size(), 2u);
+  const RunResult functions = run_dlfl("rank " + kExample + " --format github --granularity function --top 1");
+  EXPECT_THAT(functions.out, HasSubstr("title=dlfl%3A suspicious function #1 (ochiai)::Function softmax ranks 1 of"));
+}
+
+}  // namespace
+}  // namespace dlfl::testing
