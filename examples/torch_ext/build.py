@@ -3,6 +3,7 @@
 
     /usr/bin/python3 build.py BUILD_DIR [--sources DIR] [--extra-cflags F]... [--extra-ldflags F]...
     /usr/bin/python3 build.py BUILD_DIR --cuda-check [--nvcc NVCC]
+    /usr/bin/python3 build.py BUILD_DIR --compile-commands-only
 
 Run it with the Python that has torch (Debian: /usr/bin/python3 with python3-torch and
 libtorch-dev). The build is cached in BUILD_DIR (ninja): a second run with the same sources
@@ -65,6 +66,8 @@ def main():
     parser.add_argument("--extra-cflags", action="append", default=[])
     parser.add_argument("--extra-ldflags", action="append", default=[])
     parser.add_argument("--cuda-check", action="store_true", help="compile csrc/cuda/*.cu with nvcc and stop")
+    parser.add_argument("--compile-commands-only", action="store_true",
+                        help="only write BUILD_DIR/compile_commands.json (for `dlfl instrument -p BUILD_DIR`)")
     parser.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
     args = parser.parse_args()
     build = os.path.abspath(args.build_dir)
@@ -74,6 +77,8 @@ def main():
 
     csrc = os.path.abspath(args.sources)
     write_compile_commands(build, csrc)
+    if args.compile_commands_only:
+        return 0
     os.environ.setdefault("MAX_JOBS", "2")
     from torch.utils import cpp_extension
     cflags = ["-std=c++17", "-O1", "-g0"] + [f for group in args.extra_cflags for f in shlex.split(group)]

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/probe_map_lookup.h"
+#include "dlfl/collect/pytest_run_collector.h"
 #include "dlfl/collect/runtime_collector.h"
 #include "dlfl/collect/snapshot_collector.h"
 #include "dlfl/error.h"
@@ -37,6 +38,9 @@ struct CollectCliOptions {
   bool runtime = false;
   std::string probe_map;
   std::vector<std::string> snapshots;
+  // pytest runs (python/dlfl_pytest): one spectrum of Python and C++ lines.
+  std::string pytest_run, pytest_report, coverage_py;
+  std::vector<std::string> leave_out;  // python, c++, extrinsic
 };
 
 // SIGINT/SIGTERM: ask the collector to kill the running tests and clean up, instead of
@@ -248,6 +252,58 @@ void run_runtime_collect(const CollectCliOptions& o) {
                       "runtime, " + std::to_string(s.processes) + (s.processes == 1 ? " process" : " processes")});
 }
 
+bool pytest_mode(const CollectCliOptions& o) {
+  return !o.pytest_run.empty() || !o.pytest_report.empty() || !o.coverage_py.empty();
+}
+
+// --pytest-run / --pytest-report / --coverage-py: Python lines, C++ lines (snapshots) and
+// extrinsic elements of one pytest run, joined by node id.
+void run_pytest_collect(const CollectCliOptions& o, const std::function<bool(const char*)>& given) {
+  if (!o.gtest.empty() || !o.ctest.empty() || !o.tests.empty())
+    throw Error("--pytest-run/--pytest-report/--coverage-py read a pytest run; they do not go with --gtest, --ctest or "
+                "--tests");
+  for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work", "--object", "--gcov",
+                             "--llvm-profdata", "--llvm-cov", "--include-system"})
+    if (given(option))
+      throw Error(std::string(option) + " steers a run dlfl starts; a pytest run already happened (the plugin takes "
+                                        "--dlfl-repeat and --dlfl-extrinsic-env)");
+  if (o.output.empty() && o.gzoltar.empty()) throw Error("nowhere to write the spectrum: give -o FILE and/or --gzoltar DIR");
+  collect::PytestRunOptions r;
+  if (!o.pytest_run.empty()) {
+    if (!o.pytest_report.empty()) throw Error("--pytest-run DIR already names DIR/pytest-run.json: leave --pytest-report out");
+    r = collect::pytest_run_directory(o.pytest_run);
+  } else {
+    r.report = o.pytest_report;
+  }
+  r.coverage_json = o.coverage_py;
+  for (const auto& s : o.snapshots) r.runtime.snapshots.emplace_back(s);
+  for (const auto& what : o.leave_out) {
+    if (what == "python") r.python = false;
+    else if (what == "c++") r.runtime.snapshots.clear();
+    else r.extrinsic = false;
+  }
+  if (!r.runtime.snapshots.empty()) {
+    if (o.probe_map.empty())
+      throw Error("the run has runtime snapshots (" + r.runtime.snapshots.front().string() +
+                  "): give --probe-map MAP, the dlfl-probes.map of the instrumented extension's tree (or --leave-out c++)");
+    r.runtime.probe_map = o.probe_map;
+  }
+  const auto& c = o.collect;
+  if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.runtime.paths = c.paths;
+  r.python_root = c.paths.source_root;
+  r.python_excludes = c.paths.excludes;
+  const collect::PytestRunResult result = collect::collect_pytest_run(r);
+  for (const auto& w : result.warnings) warn(w);
+  const auto& s = result.stats;
+  std::string how = "pytest run: " + std::to_string(s.cpp_elements) + " c++, " + std::to_string(s.python_elements) +
+                    " python, " + std::to_string(s.extrinsic_elements) + " extrinsic";
+  if (s.snapshots) how += "; " + plural(s.snapshots, "snapshot");
+  if (s.flaky) how += "; " + std::to_string(s.flaky) + " flaky";
+  write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, 0, s.skipped, result.spectrum.element_count(),
+                      s.seconds, how});
+  for (const auto& f : result.flaky) std::cout << "flaky: " << f << '\n';
+}
+
 }  // namespace
 
 void add_collect_command(CLI::App& app) {
@@ -290,6 +346,21 @@ void add_collect_command(CLI::App& app) {
                   "from the --gtest binary or the --ctest directory, also via a CMake build directory's source "
                   "directory; required with --tests)")
       ->group("Runtime");
+  cmd->add_option("--pytest-run", o->pytest_run,
+                  "Read a pytest run made with `pytest -p dlfl_pytest --dlfl-out DIR`: its outcomes (flaky reruns "
+                  "k/N), extrinsic values, coverage.py report (Python lines) and runtime snapshots (C++ lines, with "
+                  "--probe-map), joined into one spectrum")
+      ->group("pytest");
+  cmd->add_option("--pytest-report", o->pytest_report, "dlfl_pytest's pytest-run.json (instead of --pytest-run DIR)")
+      ->group("pytest");
+  cmd->add_option("--coverage-py", o->coverage_py,
+                  "coverage.py JSON with per-test contexts (`coverage json --show-contexts`); outcomes come from "
+                  "--pytest-report or --snapshot")
+      ->group("pytest");
+  cmd->add_option("--leave-out", o->leave_out,
+                  "Leave python lines, c++ lines or extrinsic elements out of a pytest run's spectrum (repeatable)")
+      ->check(CLI::IsMember({"python", "c++", "extrinsic"}))
+      ->group("pytest");
   cmd->add_option("--filter", c.filter, "Only tests matching this GoogleTest-style filter, e.g. 'Softmax*:Conv*-*Slow*'");
 
   cmd->add_option("--coverage", o->coverage,
@@ -336,6 +407,8 @@ void add_collect_command(CLI::App& app) {
   cmd->add_option("--gzoltar", o->gzoltar, "Also write the spectrum as a GZoltar directory")->group("Output");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display or notes (warnings and the summary stay)")->group("Output");
   cmd->callback([o, cmd] {
+    if (pytest_mode(*o)) return run_pytest_collect(*o, [cmd](const char* option) { return cmd->count(option) > 0; });
+    if (!o->leave_out.empty()) throw Error("--leave-out goes with --pytest-run, --pytest-report or --coverage-py");
     if (!o->runtime) {
       if (!o->snapshots.empty()) throw Error("--snapshot goes with --runtime");
       if (!o->probe_map.empty()) throw Error("--probe-map goes with --runtime");

@@ -1,0 +1,38 @@
+// The run report python/dlfl_pytest writes (DIR/pytest-run.json): every test's runs and
+// outcomes, its extrinsic conditions and the function table of the measured Python files.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlfl::io {
+
+struct PytestRunTest {
+  std::string name;  // the pytest node id
+  std::uint32_t runs = 0, failed = 0, skipped = 0;  // skipped runs count in `runs`
+  std::vector<std::string> extrinsic;  // `name=value`: parametrize values, then named environment variables
+};
+
+struct PythonFunction {
+  std::uint32_t first_line = 0, last_line = 0;  // inclusive, decorators included
+  std::string name;                             // qualified: `Class.method`, `f.<locals>.g`
+};
+
+struct PytestRunReport {
+  std::filesystem::path root;  // the directory pytest ran in (coverage.py's paths are relative to it)
+  std::uint32_t repeat = 1;
+  std::string coverage_json;   // file name of the coverage.py report beside it; "" when none was written
+  std::vector<PytestRunTest> tests;  // in the order they finished
+  std::map<std::string, std::vector<PythonFunction>> functions;  // by coverage.py's file name
+};
+
+// Throws dlfl::Error "SOURCE[:LINE]: ..." for text that is not JSON or not a dlfl-pytest-run
+// report of version 1, and for members of the wrong type or an unknown outcome.
+PytestRunReport parse_pytest_run_report(std::string_view text, const std::string& source);
+PytestRunReport read_pytest_run_report(const std::filesystem::path& path);
+
+}  // namespace dlfl::io

@@ -1,0 +1,238 @@
+// One spectrum of a pytest run across Python and C++ (see pytest_run_collector.h).
+#include "dlfl/collect/pytest_run_collector.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+#include "dlfl/collect/python_functions.h"
+#include "dlfl/error.h"
+#include "dlfl/io/coverage_py_json.h"
+#include "dlfl/io/pytest_run_report.h"
+
+namespace dlfl::collect {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One test on its way into the joined spectrum.
+struct JoinedTest {
+  TestCase test;
+  bool skipped = false;
+  std::vector<std::uint32_t> elements;
+  std::vector<std::string> extrinsic;
+  std::string runs;  // "k/N" of a flaky test
+};
+
+TestCase outcome_of(const io::PytestRunTest& t) {
+  const std::uint32_t counted = t.runs - t.skipped;
+  if (t.failed == 0) return TestCase::pass(t.name);
+  if (t.failed == counted) return TestCase::fail(t.name);
+  return TestCase::flaky(t.name, t.failed, counted);
+}
+
+std::string read_source(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Python file name -> its element name (nullopt: left out), the source's path on disk.
+struct PythonNamer {
+  fs::path run_root;  // where coverage.py's relative names start
+  fs::path root;      // options.python_root (may be empty)
+  std::vector<std::string> excludes;
+
+  fs::path on_disk(const std::string& name) const {
+    const fs::path p(name);
+    return (p.is_absolute() || run_root.empty() ? p : run_root / p).lexically_normal();
+  }
+  std::optional<std::string> element_name(const std::string& name) const {
+    std::string out = name;
+    if (!root.empty()) {
+      const fs::path rel = on_disk(name).lexically_relative(fs::weakly_canonical(root));
+      if (rel.empty() || *rel.begin() == "..") {
+        const fs::path rel2 = on_disk(name).lexically_relative(root.lexically_normal());
+        if (rel2.empty() || *rel2.begin() == "..") return std::nullopt;
+        out = rel2.generic_string();
+      } else {
+        out = rel.generic_string();
+      }
+    }
+    for (const auto& glob : excludes)
+      if (::fnmatch(glob.c_str(), out.c_str(), 0) == 0) return std::nullopt;
+    return out;
+  }
+};
+
+std::string function_name(const io::CoveragePyFile& file, std::uint32_t line, const io::PytestRunReport* report,
+                          const PythonNamer& namer, std::map<std::string, std::vector<io::PythonFunction>>& found) {
+  if (report) {
+    const auto it = report->functions.find(file.path);
+    if (it != report->functions.end() && !it->second.empty()) return std::string(python_function_at(it->second, line));
+  }
+  if (!file.function_of_line.empty()) {
+    const auto it = file.function_of_line.find(line);
+    return it == file.function_of_line.end() ? std::string() : it->second;
+  }
+  auto cached = found.find(file.path);
+  if (cached == found.end())
+    cached = found.emplace(file.path, find_python_functions(read_source(namer.on_disk(file.path)))).first;
+  return std::string(python_function_at(cached->second, line));
+}
+
+}  // namespace
+
+PytestRunOptions pytest_run_directory(const fs::path& dir) {
+  PytestRunOptions o;
+  o.report = dir / "pytest-run.json";
+  if (!fs::is_regular_file(o.report))
+    throw Error(dir.string(), 0,
+                "holds no pytest-run.json: run pytest with `-p dlfl_pytest --dlfl-out " + dir.string() + "` first");
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("rt-") && name.find(".map") != std::string::npos) o.runtime.snapshots.push_back(entry.path());
+  }
+  std::sort(o.runtime.snapshots.begin(), o.runtime.snapshots.end());
+  return o;
+}
+
+PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  PytestRunResult result;
+  std::optional<io::PytestRunReport> report;
+  if (!o.report.empty()) report = io::read_pytest_run_report(o.report);
+  fs::path coverage_json = o.coverage_json;
+  if (coverage_json.empty() && report && !report->coverage_json.empty())
+    coverage_json = o.report.parent_path() / report->coverage_json;
+  if (!o.python) coverage_json.clear();
+  const bool cpp = !o.runtime.snapshots.empty();
+  if (coverage_json.empty() && !cpp)
+    throw Error((o.report.empty() ? std::string("the pytest run") : o.report.string()) +
+                ": no coverage to join: no coverage.py report (--dlfl-cov PKG when running pytest, or "
+                "--coverage-py FILE) and no runtime snapshot (--snapshot FILE, or an instrumented extension)");
+  if (!report && !cpp)
+    throw Error(coverage_json.string(), 0,
+                "coverage.py contexts carry no test outcomes: give the dlfl_pytest run report (--pytest-report "
+                "DIR/pytest-run.json, or --pytest-run DIR) or the runtime snapshots of the same run");
+
+  // The tests, by name, in the report's order (else the snapshots').
+  std::vector<JoinedTest> tests;
+  std::unordered_map<std::string, std::size_t> index;
+  auto add_test = [&](JoinedTest t) {
+    index.emplace(t.test.name, tests.size());
+    tests.push_back(std::move(t));
+  };
+  if (report)
+    for (const auto& t : report->tests)
+      add_test({outcome_of(t), t.runs == t.skipped, {}, o.extrinsic ? t.extrinsic : std::vector<std::string>{},
+                std::to_string(t.failed) + "/" + std::to_string(t.runs - t.skipped)});
+
+  SpectrumBuilder builder;
+  if (cpp) {
+    RuntimeCollectResult native = collect_from_snapshots(o.runtime);
+    const Spectrum& s = native.spectrum;
+    result.warnings.insert(result.warnings.end(), native.warnings.begin(), native.warnings.end());
+    result.stats.snapshots = native.stats.processes;
+    std::vector<std::size_t> row(s.test_count());
+    std::size_t unreported = 0;
+    for (std::size_t t = 0; t < s.test_count(); ++t) {
+      const TestCase& test = s.tests()[t];
+      auto it = index.find(test.name);
+      if (it == index.end()) {
+        // Only in the snapshots: e.g. the pytest process died before writing its report.
+        if (report) ++unreported;
+        add_test({test, false, {}, {}, {}});
+        it = index.find(test.name);
+      } else if (test.status == TestStatus::crashed && tests[it->second].test.failed()) {
+        tests[it->second].test.status = TestStatus::crashed;
+        tests[it->second].test.message = test.message;
+      }
+      row[t] = it->second;
+    }
+    if (unreported)
+      result.warnings.push_back(std::to_string(unreported) + " test(s) of the runtime snapshots are not in " +
+                                o.report.string() + "; their outcome is the snapshots'");
+    for (std::size_t e = 0; e < s.element_count(); ++e) {
+      const ElementRecord& r = s.element(e);
+      const std::uint32_t id = builder.add_element(s.file(e), r.first_line, r.last_line, s.function(e),
+                                                   r.name ? s.strings()[r.name] : std::string_view());
+      for (const std::uint32_t t : s.coverage().tests_of(e)) tests[row[t]].elements.push_back(id);
+    }
+    result.stats.cpp_elements = s.element_count();
+  }
+
+  if (!coverage_json.empty()) {
+    const io::CoveragePyData py = io::read_coverage_py_json(coverage_json);
+    const PythonNamer namer{report ? report->root : fs::path(), o.python_root, o.python_excludes};
+    std::map<std::string, std::vector<io::PythonFunction>> found;
+    std::vector<long> test_of_context(py.contexts.size(), -1);
+    std::size_t unknown = 0;
+    for (std::size_t c = 0; c < py.contexts.size(); ++c) {
+      const auto it = index.find(py.contexts[c]);
+      if (it != index.end()) test_of_context[c] = static_cast<long>(it->second);
+      else ++unknown;
+    }
+    if (unknown)
+      result.warnings.push_back(std::to_string(unknown) + " coverage.py context(s) name no test of the run (" +
+                                coverage_json.string() + "); their lines count for no test");
+    for (const auto& file : py.files) {
+      const auto name = namer.element_name(file.path);
+      if (!name) continue;
+      std::unordered_map<std::uint32_t, std::uint32_t> element_of_line;
+      for (const std::uint32_t line : file.statements) {
+        element_of_line[line] = builder.add_element(*name, line, line, function_name(file, line, report ? &*report : nullptr, namer, found));
+        ++result.stats.python_elements;
+      }
+      for (const auto& covered : file.covered) {
+        auto it = element_of_line.find(covered.line);
+        if (it == element_of_line.end()) {  // a context line coverage.py did not list as a statement
+          it = element_of_line.emplace(covered.line, builder.add_element(*name, covered.line, covered.line,
+                                                                         function_name(file, covered.line, report ? &*report : nullptr, namer, found))).first;
+          ++result.stats.python_elements;
+        }
+        for (const std::uint32_t c : covered.contexts)
+          if (test_of_context[c] >= 0) tests[static_cast<std::size_t>(test_of_context[c])].elements.push_back(it->second);
+      }
+    }
+  }
+
+  std::unordered_map<std::string, std::uint32_t> extrinsic;
+  for (auto& t : tests)
+    for (const auto& label : t.extrinsic) {
+      auto [it, inserted] = extrinsic.try_emplace(label, 0);
+      if (inserted) it->second = builder.add_extrinsic(label);
+      t.elements.push_back(it->second);
+    }
+  result.stats.extrinsic_elements = extrinsic.size();
+
+  for (auto& t : tests) {
+    if (t.skipped) {
+      ++result.stats.skipped;
+      continue;
+    }
+    ++result.stats.tests;
+    if (t.test.failed()) ++result.stats.failing;
+    if (t.test.status == TestStatus::crashed) ++result.stats.crashed;
+    if (t.test.status == TestStatus::flaky) {
+      ++result.stats.flaky;
+      result.flaky.push_back(t.test.name + (t.runs.empty() ? "" : " " + t.runs));
+    }
+    builder.add_test(std::move(t.test), t.elements);
+  }
+  if (result.stats.tests == 0)
+    throw Error((o.report.empty() ? o.runtime.snapshots.front().string() : o.report.string()) + ": holds no test that ran");
+  result.spectrum = std::move(builder).finish();
+  result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace dlfl::collect
