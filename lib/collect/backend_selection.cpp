@@ -11,18 +11,10 @@
 #include "dlfl/error.h"
 
 namespace dlfl::collect {
-namespace {
 
 namespace fs = std::filesystem;
 
-struct Probed {
-  fs::path path;
-  BinaryInfo info;
-};
-
-// The executables the tests run: the gtest binary, CTest commands' first words that
-// are files (not scripts run through an interpreter we cannot see into), --object ones.
-std::vector<Probed> probe_candidates(const CollectOptions& o, const std::vector<TestCommand>& tests) {
+std::vector<fs::path> test_executables(const CollectOptions& o, const std::vector<TestCommand>& tests) {
   std::vector<fs::path> paths;
   if (o.source == TestSourceKind::gtest) paths.push_back(o.gtest_binary);
   if (o.source == TestSourceKind::ctest) {
@@ -34,6 +26,18 @@ std::vector<Probed> probe_candidates(const CollectOptions& o, const std::vector<
       if (fs::is_regular_file(exe, ec) && seen.insert(exe.string()).second) paths.push_back(exe);
     }
   }
+  return paths;
+}
+
+namespace {
+
+struct Probed {
+  fs::path path;
+  BinaryInfo info;
+};
+
+std::vector<Probed> probe_candidates(const CollectOptions& o, const std::vector<TestCommand>& tests) {
+  const std::vector<fs::path> paths = test_executables(o, tests);
   std::vector<Probed> probed;
   for (const auto& p : paths) probed.push_back({p, probe_binary(p)});
   for (const auto& p : o.objects) {

@@ -11,6 +11,11 @@
 
 namespace dlfl::collect {
 
+// The executables the tests run: the gtest binary, CTest commands' first words that are
+// files (not scripts run through an interpreter we cannot see into). Empty for commands.
+std::vector<std::filesystem::path> test_executables(const CollectOptions& options,
+                                                    const std::vector<TestCommand>& tests);
+
 // The backend `options.coverage` asks for, or the one the binaries are built for
 // (automatic; see CollectOptions::coverage), set up with its tools. Appends lines for
 // the user to `notes` (e.g. why LLVM continuous mode is off). Throws dlfl::Error when

@@ -127,6 +127,11 @@ BinaryInfo probe_binary(const std::filesystem::path& path) {
   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
     throw Error(path.string(), 0, "only 64-bit little-endian ELF binaries are supported");
   info.elf = true;
+  for (std::size_t i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    if (!read_at(file, eh.e_phoff + i * sizeof(Elf64_Phdr), ph)) break;
+    if (ph.p_type == PT_INTERP) info.dynamic_executable = true;
+  }
 
   std::vector<Elf64_Shdr> sections(eh.e_shnum);
   for (std::size_t i = 0; i < sections.size(); ++i)

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "backend_selection.h"
+#include "dlfl/collect/crash_dump.h"
 #include "dlfl/collect/test_outcome.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
@@ -108,6 +110,13 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
   std::vector<std::string> notes;
   const std::vector<TestCommand> tests = list_tests(o, scratch.path(), notes);
   const auto backend = select_backend(o, tests, notes);
+  const CrashDumpPlan crash_dump = plan_crash_dump({.library = o.crash_dump_library,
+                                                    .requested = o.crash_handler,
+                                                    .backend_keeps_killed_tests = backend->keeps_coverage_of_killed_tests(),
+                                                    .executables = test_executables(o, tests),
+                                                    .ld_preload = std::getenv("LD_PRELOAD"),
+                                                    .asan_options = std::getenv("ASAN_OPTIONS")});
+  if (!crash_dump.note.empty()) notes.push_back(crash_dump.note);
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(o.jobs ? o.jobs : hardware, tests.size()));
   notes.push_back(fmt::format("{} tests, {} in parallel, {} coverage: {}", tests.size(), jobs,
@@ -152,6 +161,7 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
     }
     spec.cwd = t.cwd;
     spec.env_set = backend->environment(dir, t.name);
+    spec.env_set.insert(spec.env_set.end(), crash_dump.environment.begin(), crash_dump.environment.end());
     spec.env_set.insert(spec.env_set.end(), t.env.begin(), t.env.end());
     spec.timeout = t.timeout.count() > 0 ? t.timeout : o.timeout;
     spec.kill_grace = o.kill_grace;
@@ -253,8 +263,10 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
   if (!failing_without.empty())
     result.warnings.push_back(fmt::format(
         "{} failing test{} without coverage{}: {}", failing_without.size(), failing_without.size() == 1 ? "" : "s",
-        backend->keeps_coverage_of_killed_tests()
-            ? ""
+        backend->keeps_coverage_of_killed_tests() ? ""
+        : crash_dump.active
+            ? " (the crash handler could not write it: a statically linked program, or one that installs its own "
+              "signal handlers)"
             : " (a process killed by a signal or the time limit writes none with this backend)",
         name_list(failing_without)));
   if (!passing_without.empty())

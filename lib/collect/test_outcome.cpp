@@ -112,6 +112,12 @@ TestOutcome judge_outcome(const TestCommand& command, const ProcessResult& run, 
     case ProcessEnd::exited:
       break;
   }
+  if (command.through_shell && run.exit_code > 128 && run.exit_code < 128 + 32 &&
+      signal_name(run.exit_code - 128).starts_with("SIG"))
+    return {Kind::crashed,
+            with_output(fmt::format("killed by signal {} ({}) (the shell's exit status {})", run.exit_code - 128,
+                                    signal_name(run.exit_code - 128), run.exit_code),
+                        run)};
   if (command.skip_return_code && run.exit_code == *command.skip_return_code)
     return {Kind::skipped, fmt::format("exit status {} (SKIP_RETURN_CODE)", run.exit_code)};
   if (!command.skip_regex.empty() && matches_any(command.skip_regex, run.out))

@@ -178,6 +178,7 @@ std::vector<TestCommand> make_template_commands(const std::vector<std::string>& 
     TestCommand t;
     t.name = name;
     t.argv = {"/bin/sh", "-c", std::move(command)};
+    t.through_shell = true;
     tests.push_back(std::move(t));
   }
   return tests;

@@ -127,7 +127,7 @@ TieProfile tie_profile(std::span<const double> scores, std::span<const std::size
   return profile;
 }
 
-BugMetrics compute_metrics(const TieProfile& profile, std::span<const std::uint64_t> top_n) {
+BugMetrics compute_metrics(const TieProfile& profile, std::span<const std::uint64_t> top_n, TopNRule top_n_rule) {
   BugMetrics metrics;
   metrics.elements = profile.elements();
   metrics.faulty_elements = profile.faulty_elements();
@@ -171,8 +171,9 @@ BugMetrics compute_metrics(const TieProfile& profile, std::span<const std::uint6
                                faults.reciprocal_rank_expected()};
     for (TopNHit& hit : metrics.top_n) {
       const double n = static_cast<double>(hit.n);
-      hit.hit = {metrics.first_position.best <= n ? 1.0 : 0.0,
-                 metrics.first_position.worst <= n ? 1.0 : 0.0, faults.hit_probability(n)};
+      hit.hit = {metrics.first_position.best <= n ? 1.0 : 0.0, metrics.first_position.worst <= n ? 1.0 : 0.0,
+                 top_n_rule == TopNRule::hits ? (metrics.first_position.average <= n ? 1.0 : 0.0)
+                                              : faults.hit_probability(n)};
     }
   });
   metrics.average_precision = {precision_sum.best / relevant, precision_sum.worst / relevant,
@@ -180,9 +181,22 @@ BugMetrics compute_metrics(const TieProfile& profile, std::span<const std::uint6
   return metrics;
 }
 
-BugMetrics evaluate(std::span<const ScoredElement> ranking, std::span<const GroundTruthItem> faults,
+BugMetrics evaluate(std::span<const ScoredElement> all_ranked, std::span<const GroundTruthItem> faults,
                     const EvaluationOptions& options) {
   if (faults.empty()) throw Error("evaluate: no faults given for the bug");
+  if (options.exam_base == ExamBase::executable && !options.total_elements)
+    throw Error("evaluate: EXAM over executable elements needs the program's executable element count");
+  if (options.exam_base == ExamBase::executed && options.total_elements)
+    throw Error("evaluate: EXAM over executed elements cannot take a program size (absent elements ran or not?)");
+  // Over executed elements, the rest leaves the ranking: positions and EXAM count only
+  // what some test ran, and a fault on an unexecuted element is not found.
+  std::vector<ScoredElement> executed_only;
+  if (options.exam_base == ExamBase::executed) {
+    for (const ScoredElement& e : all_ranked)
+      if (e.executed && !std::isnan(e.score)) executed_only.push_back(e);
+  }
+  const std::span<const ScoredElement> ranking =
+      options.exam_base == ExamBase::executed ? std::span<const ScoredElement>(executed_only) : all_ranked;
   const std::uint64_t ranked = ranking.size();
   if (options.total_elements && *options.total_elements < ranked) {
     throw Error("evaluate: total_elements " + std::to_string(*options.total_elements) +
@@ -224,7 +238,7 @@ BugMetrics evaluate(std::span<const ScoredElement> ranking, std::span<const Grou
   } else {
     profile.missing_faulty = unmatched;
   }
-  return compute_metrics(profile, options.top_n);
+  return compute_metrics(profile, options.top_n, options.top_n_rule);
 }
 
 BugMetrics evaluate_at(std::span<const ScoredElement> ranking,

@@ -84,7 +84,8 @@ std::vector<ScoredElement> scored_elements(const Spectrum& spectrum, const Eigen
     }
     // A never-executed element has no evidence either way; Zou et al. (TSE 2021) put all
     // of them in one last tie rather than trusting whatever the formula made of zeros.
-    out.score = !coverage.tests_of(e).empty() ? scores[static_cast<Eigen::Index>(e)] : unscored;
+    out.executed = !coverage.tests_of(e).empty();
+    out.score = out.executed ? scores[static_cast<Eigen::Index>(e)] : unscored;
   }
   return ranking;
 }
@@ -116,11 +117,13 @@ std::vector<ScoredElement> lift(std::span<const ScoredElement> ranking, Granular
         group.last_line = element.end_line();
       }
       group.score = element.score;
+      group.executed = element.executed;
       groups.push_back(std::move(group));
       continue;
     }
     ScoredElement& group = groups[it->second];
     group.score = max_score(group.score, element.score);
+    group.executed = group.executed || element.executed;
     if (level == Granularity::function && element.first_line != 0) {
       group.first_line =
           group.first_line ? std::min(group.first_line, element.first_line) : element.first_line;

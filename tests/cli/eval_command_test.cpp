@@ -100,6 +100,28 @@ TEST_F(EvalCommand, LineLevelUnderEachTieRule) {
   }
 }
 
+TEST_F(EvalCommand, MetricConventionsAsOptions) {
+  // Average rule: the first fault's expected position is 3 (see above).
+  const std::string base = "eval " + path("ochiai.csv") + " --truth " + path("truth.txt") + " --level line --ties average --format csv";
+  const RunResult hits = run_dlfl(base + " --top-n-rule hits --top 2,3");
+  ASSERT_EQ(hits.exit_code, 0) << hits.err;
+  auto rows = rows_of(hits.out);
+  EXPECT_EQ(num(rows["line/average"], "top2"), 0);  // 3 > 2 (expected rule: 1/3)
+  EXPECT_EQ(num(rows["line/average"], "top3"), 1);  // 3 <= 3 (expected rule: 2/3)
+  const RunResult program = run_dlfl(base + " --exam-base executable --executable 30");
+  ASSERT_EQ(program.exit_code, 0) << program.err;
+  rows = rows_of(program.out);
+  EXPECT_DOUBLE_EQ(num(rows["line/average"], "exam"), 3.0 / 30);
+  EXPECT_EQ(num(rows["line/average"], "elements"), 30);
+
+  const RunResult missing = run_dlfl(base + " --exam-base executable");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("dlfl: error: --exam-base executable needs --executable N"));
+  const RunResult stray = run_dlfl(base + " --executable 30");
+  EXPECT_EQ(stray.exit_code, 2);
+  EXPECT_THAT(stray.err, HasSubstr("--executable N goes with --exam-base executable"));
+}
+
 TEST_F(EvalCommand, FunctionAndFileLevels) {
   const RunResult r = run_dlfl("eval " + path("ochiai.csv") + " --truth " + path("truth.txt") + " --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;

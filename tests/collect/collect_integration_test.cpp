@@ -100,11 +100,45 @@ TEST(CollectGcov, GtestOutcomesAndExactLines) {
   EXPECT_EQ(covered_lines(s, "Calc.AbsPositive", kCalc), (Lines{16, 17, 20}));
   EXPECT_EQ(covered_lines(s, "Calc.AbsNegative", kCalc), (Lines{16, 17, 18}));
   EXPECT_EQ(covered_lines(s, "TypedCalc/1.Positive", kCalc), (Lines{16, 17, 20}));
+  // libgcov writes at exit; dlfl's preloaded crash handler exits on SIGSEGV and on the
+  // timeout's SIGTERM, so the crash keeps clamp_add and crash_after up to the raise, and
+  // the killed hang keeps hang() up to the sleep. The outcomes stay crashed / timed out
+  // (expect_mini_outcomes).
+  EXPECT_EQ(covered_lines(s, "Calc.Crash", kCalc), (Lines{8, 9, 10, 13, 23, 24, 25, 26}));
+  EXPECT_EQ(covered_lines(s, "Calc.Hang", kCalc), (Lines{29, 30}));
+  EXPECT_THAT(c.run.err, HasSubstr("crash handler: libdlfl_crash_dump.so preloaded"));
+  EXPECT_THAT(c.run.err, ::testing::Not(HasSubstr("without coverage")));
+}
+
+TEST(CollectGcov, CrashHandlerOffLosesTheCoverageOfKilledTests) {
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("gcc") + " " + common_args() + " --crash-handler off");
+  expect_mini_outcomes(c);
+  if (!c.spectrum) return;
+  const Spectrum& s = *c.spectrum;
   // libgcov writes at exit: a process killed by a signal leaves nothing, and we say so.
   EXPECT_THAT(covered_lines(s, "Calc.Crash", kCalc), IsEmpty());
   EXPECT_THAT(covered_lines(s, "Calc.Hang", kCalc), IsEmpty());
+  EXPECT_EQ(covered_lines(s, "Calc.AbsNegative", kCalc), (Lines{16, 17, 18}));
+  EXPECT_THAT(c.run.err, HasSubstr("crash handler off (--crash-handler off)"));
   EXPECT_THAT(c.run.err, HasSubstr("2 failing tests without coverage"));
   EXPECT_THAT(c.run.err, HasSubstr("Calc.Crash, Calc.Hang"));
+}
+
+TEST(CollectGcov, CrashHandlerKeepsAbortAndFpeCoverageOfCommands) {
+  TempDir dir;
+  write_text(dir / "names", "4\nabort:-4\nfpe:4\n");
+  const Collected c = collect(dir, "--tests " + (dir / "names").string() + " --cmd '" + mini("gcc", "calc_cli") +
+                                       " {}' --coverage gcov " + common_args());
+  ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+  const Spectrum& s = *c.spectrum;
+  EXPECT_FALSE(test_named(s, "4").failed());
+  EXPECT_EQ(test_named(s, "abort:-4").status, TestStatus::crashed);
+  EXPECT_THAT(test_named(s, "abort:-4").message, HasSubstr("SIGABRT"));
+  EXPECT_EQ(test_named(s, "fpe:4").status, TestStatus::crashed);
+  EXPECT_THAT(test_named(s, "fpe:4").message, HasSubstr("SIGFPE"));
+  EXPECT_EQ(covered_lines(s, "abort:-4", kCalc), (Lines{16, 17, 18}));
+  EXPECT_EQ(covered_lines(s, "fpe:4", kCalc), (Lines{16, 17, 20}));
 }
 
 TEST(CollectGcov, BinaryProbeSeesTheDataPaths) {
@@ -189,13 +223,27 @@ TEST(CollectLlvm, ContinuousModeKeepsCoverageOfKilledTests) {
 TEST(CollectLlvm, WithoutCounterRelocationKilledTestsHaveNoCoverage) {
   EXPECT_FALSE(collect::probe_binary(mini("clang-plain")).llvm_continuous_capable);
   TempDir dir;
-  const Collected c = collect(dir, "--gtest " + mini("clang-plain") + " " + common_args() + " --coverage llvm");
+  const Collected c =
+      collect(dir, "--gtest " + mini("clang-plain") + " " + common_args() + " --coverage llvm --crash-handler off");
   expect_mini_outcomes(c);
   if (!c.spectrum) return;
   EXPECT_EQ(covered_lines(*c.spectrum, "Calc.AddSmall", kCalc), (Lines{8, 9, 10, 13, 14}));
   EXPECT_THAT(covered_lines(*c.spectrum, "Calc.Crash", kCalc), IsEmpty());
   EXPECT_THAT(c.run.err, HasSubstr("LLVM continuous mode is off"));
   EXPECT_THAT(c.run.err, HasSubstr("2 failing tests without coverage"));
+}
+
+TEST(CollectLlvm, CrashHandlerGivesWhatContinuousModeGives) {
+  // Without counter relocation the profile is written at exit; the crash handler makes the
+  // killed tests exit, so their lines must equal those continuous mode keeps (above).
+  TempDir dir;
+  const Collected c = collect(dir, "--gtest " + mini("clang-plain") + " " + common_args() + " --coverage llvm");
+  expect_mini_outcomes(c);
+  if (!c.spectrum) return;
+  EXPECT_EQ(covered_lines(*c.spectrum, "Calc.Crash", kCalc), (Lines{8, 9, 10, 13, 14, 23, 24, 25, 26, 27}));
+  EXPECT_EQ(covered_lines(*c.spectrum, "Calc.Hang", kCalc), (Lines{29, 30, 31}));
+  EXPECT_THAT(c.run.err, HasSubstr("crash handler: libdlfl_crash_dump.so preloaded"));
+  EXPECT_THAT(c.run.err, ::testing::Not(HasSubstr("without coverage")));
 }
 
 TEST(CollectLlvm, WrongBackendForTheBinary) {

@@ -81,6 +81,19 @@ TEST(Outcome, SignalsAndTimeoutsWin) {
   EXPECT_EQ(t.message, "timed out after 1.5 s");
 }
 
+TEST(Outcome, ShellReportsOfSignalsAreCrashes) {
+  // /bin/sh -c reports a child's death by signal N as exit status 128 + N.
+  TestCommand shell;
+  shell.through_shell = true;
+  const auto fpe = judge_outcome(shell, exited(128 + SIGFPE), 0ms, {});
+  EXPECT_EQ(fpe.kind, Kind::crashed);
+  EXPECT_THAT(fpe.message, HasSubstr("killed by signal 8 (SIGFPE) (the shell's exit status 136)"));
+  EXPECT_EQ(judge_outcome(shell, exited(1), 0ms, {}).kind, Kind::failed);
+  EXPECT_EQ(judge_outcome(shell, exited(128 + 40), 0ms, {}).kind, Kind::failed);  // no signal of ours
+  // A program run directly means its exit status.
+  EXPECT_EQ(judge_outcome(TestCommand{}, exited(128 + SIGFPE), 0ms, {}).kind, Kind::failed);
+}
+
 TEST(Outcome, OutputTailIsBounded) {
   std::string out;
   for (int i = 0; i < 100; ++i) out += "line " + std::to_string(i) + "\n";

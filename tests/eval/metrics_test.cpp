@@ -388,9 +388,70 @@ TEST(ScoredElements, FromASpectrumWithUncoveredElementsUnscored) {
   EXPECT_EQ(ranking[covered].first_line, 3u);
   EXPECT_EQ(ranking[covered].score, 0.7);
   EXPECT_TRUE(std::isnan(ranking[uncovered].score));  // never executed
+  EXPECT_FALSE(ranking[uncovered].executed);
+  EXPECT_TRUE(ranking[covered].executed);
   EXPECT_TRUE(ranking[device].file.empty());          // extrinsic: matches no fault
   EXPECT_EQ(ranking[device].key, spectrum.element_name(device));
   EXPECT_THROW(scored_elements(spectrum, Eigen::ArrayXd::Zero(2)), Error);
+}
+
+
+// Metric conventions (metrics.h ExamBase, TopNRule).
+ScoredElement line_element(std::uint32_t line, double score, bool executed) {
+  ScoredElement e;
+  e.key = "m.cpp:" + std::to_string(line);
+  e.file = "m.cpp";
+  e.first_line = line;
+  e.score = score;
+  e.executed = executed;
+  return e;
+}
+
+// Five lines as a ranking file gives them (every one scored): m:1 0.9 | m:2 0.5 |
+// m:3 m:4 m:5 at 0, of which m:4 and m:5 no test executed.
+const std::vector<ScoredElement> five{line_element(1, 0.9, true), line_element(2, 0.5, true),
+                                      line_element(3, 0.0, true), line_element(4, 0.0, false),
+                                      line_element(5, 0.0, false)};
+
+TEST(Conventions, ExamOverInstrumentedExecutableAndExecutedElements) {
+  const std::vector<GroundTruthItem> fault{{"m.cpp", 2, ""}};
+  EXPECT_DOUBLE_EQ(evaluate(five, fault).exam.average, 2.0 / 5.0);  // instrumented (default)
+  EvaluationOptions executed;
+  executed.exam_base = ExamBase::executed;
+  const BugMetrics m = evaluate(five, fault, executed);
+  EXPECT_EQ(m.elements, 3u);
+  EXPECT_DOUBLE_EQ(m.exam.average, 2.0 / 3.0);
+  EvaluationOptions executable;
+  executable.exam_base = ExamBase::executable;
+  EXPECT_THROW(evaluate(five, fault, executable), Error);  // needs the program's size
+  executable.total_elements = 20;
+  EXPECT_DOUBLE_EQ(evaluate(five, fault, executable).exam.average, 2.0 / 20.0);
+  executed.total_elements = 20;
+  EXPECT_THROW(evaluate(five, fault, executed), Error);
+
+  // Over executed elements, the unexecuted m:4 leaves the ranking: its fault is not
+  // found; over instrumented ones it sits in the 3-way tie at 3..5 (E_inspect 4).
+  const std::vector<GroundTruthItem> unexecuted{{"m.cpp", 4, ""}};
+  executed.total_elements.reset();
+  EXPECT_FALSE(evaluate(five, unexecuted, executed).found);
+  EXPECT_DOUBLE_EQ(evaluate(five, unexecuted).e_inspect, 4.0);
+}
+
+TEST(Conventions, TopNExpectedOrCountedHits) {
+  // The fault m:3 ties with m:4 and m:5 at positions 3..5: E_inspect 4.
+  const std::vector<GroundTruthItem> fault{{"m.cpp", 3, ""}};
+  EvaluationOptions options;
+  options.top_n = {3, 4};
+  const BugMetrics expected = evaluate(five, fault, options);
+  EXPECT_DOUBLE_EQ(expected.top_n[0].hit.average, 1.0 / 3.0);  // P(first of the three)
+  EXPECT_DOUBLE_EQ(expected.top_n[1].hit.average, 2.0 / 3.0);
+  options.top_n_rule = TopNRule::hits;
+  const BugMetrics hits = evaluate(five, fault, options);
+  EXPECT_EQ(hits.top_n[0].hit.average, 0.0);  // 4 > 3
+  EXPECT_EQ(hits.top_n[1].hit.average, 1.0);  // 4 <= 4
+  // best and worst count hits under either rule.
+  EXPECT_EQ(hits.top_n[0].hit.best, expected.top_n[0].hit.best);
+  EXPECT_EQ(hits.top_n[1].hit.worst, expected.top_n[1].hit.worst);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "dlfl/io/gzoltar_format.h"
 #include "dlfl/instrument/probe_map.h"
 #include "dlfl/io/spectrum_formats.h"
+#include "runtime_layout.h"
 
 namespace dlfl::cli {
 namespace {
@@ -32,6 +33,7 @@ struct CollectCliOptions {
   collect::CollectOptions collect;
   std::string gtest, ctest, tests, command;
   std::string coverage = "auto";
+  std::string crash_handler = "auto";
   double timeout_s = 300;
   std::string output, gzoltar;
   bool quiet = false;
@@ -42,6 +44,16 @@ struct CollectCliOptions {
   std::string pytest_run, pytest_report, coverage_py;
   std::vector<std::string> leave_out;  // python, c++, extrinsic
 };
+
+// libdlfl_crash_dump.so of this dlfl; empty when it is not there (the collector says so).
+std::filesystem::path crash_dump_library() {
+  try {
+    const auto library = locate_runtime().lib_dir / "libdlfl_crash_dump.so";
+    if (std::filesystem::exists(library)) return library;
+  } catch (const Error&) {
+  }
+  return {};
+}
 
 // SIGINT/SIGTERM: ask the collector to kill the running tests and clean up, instead of
 // dying and leaving them (in their own process groups, out of the terminal's reach).
@@ -130,6 +142,8 @@ void run_collect(CollectCliOptions& o) {
                                   : collect::CoverageKind::automatic;
   c.timeout = timeout_of(o);
   c.interrupt = &g_interrupted;
+  c.crash_handler = CLI::detail::to_lower(o.crash_handler) != "off";
+  if (c.crash_handler) c.crash_dump_library = crash_dump_library();
 
   const auto style = o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO);
   const auto progress = collect::make_progress(style, std::cerr);
@@ -159,7 +173,7 @@ void check_runtime_options(const CollectCliOptions& o, const std::function<bool(
   if (o.tests.empty() && !o.command.empty()) throw Error("--cmd goes with --tests FILE");
   if (CLI::detail::to_lower(o.coverage) != "auto")
     throw Error("--runtime and --coverage " + o.coverage + " exclude each other: the runtime's probes are the coverage");
-  for (const char* option : {"--object", "--gcov", "--llvm-profdata", "--llvm-cov", "--include-system"})
+  for (const char* option : {"--object", "--gcov", "--llvm-profdata", "--llvm-cov", "--include-system", "--crash-handler"})
     if (given(option)) throw Error(std::string(option) + " is for gcov/llvm coverage; it does not go with --runtime");
   if (!o.snapshots.empty()) {
     // Nothing runs: the options that steer a run have nothing to steer.
@@ -367,6 +381,12 @@ void add_collect_command(CLI::App& app) {
                   "Coverage backend: gcov (gcc --coverage), llvm (clang -fprofile-instr-generate -fcoverage-mapping), "
                   "auto (default: from the binaries)")
       ->check(CLI::IsMember({"auto", "gcov", "llvm"}, CLI::ignore_case))
+      ->group("Coverage");
+  cmd->add_option("--crash-handler", o->crash_handler,
+                  "auto (default): preload dlfl's crash handler into gcov/llvm tests, so a test killed by a signal "
+                  "(SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or by --timeout's SIGTERM still writes the coverage it "
+                  "reached and then dies by that signal; off: do not")
+      ->check(CLI::IsMember({"auto", "off"}, CLI::ignore_case))
       ->group("Coverage");
   cmd->add_option("--object", c.objects,
                   "llvm: another instrumented binary or shared library to read the coverage mapping from (repeatable; "

@@ -8,6 +8,7 @@
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
+#include "runtime_layout.h"
 
 namespace dlfl::cli {
 namespace {
@@ -22,39 +23,6 @@ struct ConfigOptions {
   bool lib_dir = false;
   bool listener_source = false;
 };
-
-struct RuntimeLayout {
-  fs::path include_dir;  // holds dlfl_rt/probe.h
-  fs::path lib_dir;      // holds libdlfl_rt.so (and libdlfl_rt_gtest.a)
-  fs::path listener;     // dlfl_rt_gtest_listener.cpp, for builds with their own GoogleTest
-};
-
-fs::path executable_dir() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw Error("cannot locate the dlfl executable (/proc/self/exe): " + ec.message());
-  return self.parent_path();
-}
-
-constexpr const char* kListener = "dlfl_rt_gtest_listener.cpp";
-
-bool has_runtime(const RuntimeLayout& l) {
-  return fs::exists(l.include_dir / "dlfl_rt" / "probe.h") && fs::exists(l.lib_dir / "libdlfl_rt.so");
-}
-
-// Installed (PREFIX/bin/dlfl next to PREFIX/include and PREFIX/lib) or the build tree
-// (tools/dlfl/dlfl two levels under the build root, headers in the source tree).
-RuntimeLayout locate_runtime() {
-  const fs::path bin = executable_dir();
-  const RuntimeLayout installed{bin.parent_path() / DLFL_INSTALL_INCLUDEDIR, bin.parent_path() / DLFL_INSTALL_LIBDIR,
-                                bin.parent_path() / DLFL_INSTALL_DATADIR / "dlfl" / kListener};
-  if (has_runtime(installed)) return installed;
-  const RuntimeLayout build_tree{DLFL_SOURCE_INCLUDE_DIR, bin.parent_path().parent_path() / "lib" / "runtime",
-                                 fs::path(DLFL_SOURCE_RUNTIME_DIR) / kListener};
-  if (has_runtime(build_tree)) return build_tree;
-  throw Error("cannot find the dlfl runtime (libdlfl_rt.so and dlfl_rt/probe.h) next to " + bin.string() +
-              " (looked in " + installed.lib_dir.string() + " and " + build_tree.lib_dir.string() + ")");
-}
 
 void run_config(const ConfigOptions& o) {
   const RuntimeLayout l = locate_runtime();

@@ -32,6 +32,9 @@ struct EvalOptions {
   std::string ties = "all";
   std::vector<std::uint64_t> top{1, 3, 5, 10};
   bool native_only = false;
+  std::string exam_base = "instrumented";
+  std::optional<std::uint64_t> executable;
+  std::string top_n_rule = "expected";
   std::string format = "table";
   std::string output;
 };
@@ -99,7 +102,13 @@ void evaluate_job(const Job& job, const EvalOptions& o, std::vector<eval::BugEva
   std::optional<io::RankingFileFormat> format;
   if (!o.input_format.empty()) format = io::parse_ranking_file_format(o.input_format);
   const auto rankings = io::read_rankings(job.ranking, format);
-  const eval::EvaluationOptions options{.top_n = o.top, .total_elements = std::nullopt};
+  const eval::EvaluationOptions options{
+      .top_n = o.top,
+      .total_elements = o.executable,
+      .exam_base = o.exam_base == "executed"     ? eval::ExamBase::executed
+                   : o.exam_base == "executable" ? eval::ExamBase::executable
+                                                 : eval::ExamBase::instrumented,
+      .top_n_rule = o.top_n_rule == "hits" ? eval::TopNRule::hits : eval::TopNRule::expected};
   bool any = false;
   for (const auto& ranking : rankings) {
     if (!o.formulas.empty() &&
@@ -124,6 +133,12 @@ void run_eval(const EvalOptions& o) {
     throw Error("--batch names the rankings itself; give no RANKING with it");
   for (const auto n : o.top)
     if (n == 0) throw Error("--top needs N >= 1");
+  if (o.exam_base == "executable" && !o.executable)
+    throw Error("--exam-base executable needs --executable N, the program's executable line count");
+  if (o.executable && o.exam_base != "executable")
+    throw Error("--executable N goes with --exam-base executable");
+  if (o.executable && o.level != "line")
+    throw Error("--executable N counts lines: it needs --level line");
   const auto format = eval::parse_evaluation_format(o.format);
   Manifests manifests;
   std::vector<eval::BugEvaluation> evaluations;
@@ -199,6 +214,18 @@ void add_eval_command(CLI::App& app) {
   cmd->add_option("--ties", o->ties, "Tie rule(s) to report: best, worst, average or all (default)")
       ->check(CLI::IsMember({"best", "worst", "average", "all"}));
   cmd->add_option("--top", o->top, "Top-N cut-offs (default: 1 3 5 10); repeat or list")->delimiter(',');
+  cmd->add_option("--exam-base", o->exam_base,
+                  "What EXAM divides the first fault's position by: instrumented (default: every ranked element, "
+                  "run or not), executable (--executable N, the program's executable lines), executed (only "
+                  "elements some test ran; the others leave the ranking, needs a ranking with ef/ep)")
+      ->check(CLI::IsMember({"instrumented", "executable", "executed"}));
+  cmd->add_option("--executable", o->executable,
+                  "With --exam-base executable: the program's executable line count (>= the ranking's size)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--top-n-rule", o->top_n_rule,
+                  "Top-N under the average tie rule: expected (default: the probability of a hit within N) or hits "
+                  "(1 when the expected position of the first fault is within N, as most papers count)")
+      ->check(CLI::IsMember({"expected", "hits"}));
   cmd->add_option("--format", o->format,
                   "table (default), csv (the per-bug table `dlfl compare` reads) or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));

@@ -30,6 +30,9 @@ struct BinaryInfo {
   // "Debian clang version 14.0.6"); 0 when absent.
   int gcc_major = 0;
   int clang_major = 0;
+  // Started through the dynamic linker (a PT_INTERP program header): LD_PRELOAD works,
+  // e.g. for dlfl's crash handler. False for static executables and for shared libraries.
+  bool dynamic_executable = false;
 };
 
 // Reads `path` (memory-mapped). A file that is not ELF gives elf = false and nothing

@@ -43,6 +43,13 @@ struct CollectOptions {
   std::vector<std::filesystem::path> objects;
   PathFilterOptions paths;
 
+  // dlfl's crash handler (libdlfl_crash_dump.so, see crash_dump.h), preloaded into the
+  // test processes of gcov and LLVM (not continuous) collections so that a test killed by
+  // a signal or the time limit keeps its coverage. Empty: not found; with
+  // crash_handler = false: not wanted.
+  std::filesystem::path crash_dump_library;
+  bool crash_handler = true;
+
   unsigned jobs = 0;                         // parallel tests; 0: hardware threads
   std::chrono::milliseconds timeout{300000};  // per test (CTest TIMEOUT wins); 0: none
   std::chrono::milliseconds kill_grace{2000};  // SIGTERM → SIGKILL

@@ -21,6 +21,9 @@ struct TestCommand {
   std::chrono::milliseconds timeout{0};  // the test's own limit (CTest TIMEOUT); 0: the run's
   // GoogleTest: run with --gtest_output=json:FILE and take the test's result from it.
   bool gtest = false;
+  // Run by /bin/sh -c: a program the shell started that died by signal N comes back as
+  // the shell's exit status 128 + N, which judge_outcome reads as that crash.
+  bool through_shell = false;
   // CTest properties that change how an exit reads (cmake-properties(7)).
   bool will_fail = false;                  // WILL_FAIL: a non-zero exit passes, zero fails
   std::optional<int> skip_return_code;     // SKIP_RETURN_CODE: this exit code skips the test

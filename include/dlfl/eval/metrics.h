@@ -56,6 +56,28 @@ struct TieProfile {
 // Throws dlfl::Error when an index is out of range.
 TieProfile tie_profile(std::span<const double> scores, std::span<const std::size_t> faulty);
 
+// Conventions of the literature that change what a number means (README, "Metric
+// conventions").
+//
+// EXAM (Wong et al., "A Survey on Software Fault Localization", TSE 2016: the share of the
+// program inspected before the first fault) divides the first fault's position by:
+// - instrumented: every element of the ranking, run or not (plus EvaluationOptions::
+//   total_elements' absent ones). dlfl's default: its rankings hold every instrumented
+//   line of the files collected.
+// - executable: EvaluationOptions::total_elements, the program's executable elements,
+//   which must be given (Wong et al.'s "statements of the program").
+// - executed: only the elements some test executed; the others leave the ranking, and a
+//   fault no test executed is not found (the convention of rankings built from executed
+//   statements only, e.g. Pearson et al., ICSE 2017, and GZoltar's covered lines).
+enum class ExamBase : unsigned char { instrumented, executable, executed };
+
+// Top-N under the average tie rule: `expected`, the probability that a random order of the
+// straddling tie puts a fault within N (its mean over bugs is the expected share; dlfl's
+// default), or `hits`, 1 when the expected position of the first fault (E_inspect) is
+// within N, else 0: the counted hits most papers report (e.g. FauxPy, Rezaalipour & Furia,
+// EMSE 2024). best and worst are counted hits either way.
+enum class TopNRule : unsigned char { expected, hits };
+
 struct TopNHit {
   std::uint64_t n = 0;
   // 1 when a faulty element lies within the first n positions, else 0; `average` is the
@@ -96,7 +118,8 @@ struct BugMetrics {
 
 // Metrics of one profile. Throws dlfl::Error when the profile has no faulty element at
 // all (not even a missing one): a bug without ground truth cannot be scored.
-BugMetrics compute_metrics(const TieProfile& profile, std::span<const std::uint64_t> top_n);
+BugMetrics compute_metrics(const TieProfile& profile, std::span<const std::uint64_t> top_n,
+                           TopNRule top_n_rule = TopNRule::expected);
 
 struct EvaluationOptions {
   std::vector<std::uint64_t> top_n{1, 3, 5, 10};
@@ -108,6 +131,10 @@ struct EvaluationOptions {
   // nothing else, and a bug whose faults all miss is not found. evaluate() throws
   // dlfl::Error when this is smaller than the ranking.
   std::optional<std::uint64_t> total_elements;
+  // evaluate() throws dlfl::Error for `executable` without total_elements, and for
+  // `executed` with it (absent elements have no execution to count).
+  ExamBase exam_base = ExamBase::instrumented;
+  TopNRule top_n_rule = TopNRule::expected;
 };
 
 // Matches faults to the ranking (matches() in fault_matching.h: an element is faulty when

@@ -26,6 +26,9 @@ struct ScoredElement {
   // Suspiciousness, higher = inspected earlier. NaN = unscored (e.g. never covered):
   // all unscored elements form one last tie (Zou et al., TSE 2021).
   double score = 0.0;
+  // Whether some test executed it. A ranking file without that information (no ef/ep)
+  // leaves it true; dlfl's own spectra know it (an unexecuted element is also unscored).
+  bool executed = true;
 
   std::uint32_t end_line() const noexcept { return last_line ? last_line : first_line; }
   // A whole file: neither function nor lines (what file-level rankings hold).
