@@ -9,6 +9,7 @@
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
 #include "gzoltar_text.h"
+#include "test_outcomes_csv.h"
 
 namespace dlfl::io {
 namespace fs = std::filesystem;
@@ -20,28 +21,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-// Splits `line` at `,` honouring RFC 4180 quotes; throws on an unterminated quote.
-std::vector<std::string> csv_fields(std::string_view line, const std::string& file, std::size_t number) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
-      else if (c == '"') quoted = false;
-      else fields.back() += c;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  if (quoted) throw Error(file, number, "unterminated quoted field");
-  return fields;
 }
 
 template <class T>
@@ -66,37 +45,6 @@ std::vector<std::string_view> words(std::string_view line) {
   return out;
 }
 
-std::vector<TestCase> read_tests(const fs::path& path) {
-  const std::string file = path.string();
-  const std::string text = detail::read_text_file(path);
-  detail::LineReader lines(text);
-  std::string_view line;
-  if (!lines.next(line) || line != "name,outcome,failure_weight")
-    throw Error(file, 1, "expected the header 'name,outcome,failure_weight'");
-  std::vector<TestCase> tests;
-  while (lines.next(line)) {
-    if (line.empty()) continue;
-    const auto fields = csv_fields(line, file, lines.line_number());
-    if (fields.size() != 3) throw Error(file, lines.line_number(), "expected 3 fields, found " + std::to_string(fields.size()));
-    TestCase t;
-    t.name = fields[0];
-    t.failure_weight = parse_number<double>(fields[2], file, lines.line_number(), "a failure weight");
-    if (!(t.failure_weight >= 0.0 && t.failure_weight <= 1.0))
-      throw Error(file, lines.line_number(), "failure weight " + fields[2] + " is outside [0, 1]");
-    const std::string outcome = fields[1];
-    const bool consistent = (outcome == "PASS" && t.failure_weight == 0.0) ||
-                            (outcome == "FAIL" && t.failure_weight == 1.0) ||
-                            (outcome == "FLAKY" && t.failure_weight > 0.0 && t.failure_weight < 1.0);
-    if (outcome != "PASS" && outcome != "FAIL" && outcome != "FLAKY")
-      throw Error(file, lines.line_number(), "unknown outcome '" + outcome + "' (expected PASS, FAIL or FLAKY)");
-    if (!consistent)
-      throw Error(file, lines.line_number(), "outcome " + outcome + " disagrees with failure weight " + fields[2]);
-    t.status = outcome == "PASS" ? TestStatus::passed : outcome == "FAIL" ? TestStatus::failed : TestStatus::flaky;
-    tests.push_back(std::move(t));
-  }
-  return tests;
-}
-
 }  // namespace
 
 fs::path matrix_market_tests_path(const fs::path& mtx) {
@@ -119,7 +67,7 @@ Spectrum read_matrix_market(const fs::path& mtx) {
     if (!lines.next(header) || header != "name") throw Error(elements_path.string(), 1, "expected the header 'name'");
     detail::add_spectra_lines(lines, elements_path.string(), builder, nullptr);
   }
-  std::vector<TestCase> tests = read_tests(matrix_market_tests_path(mtx));
+  std::vector<TestCase> tests = detail::read_test_outcomes(matrix_market_tests_path(mtx));
 
   const std::string file = mtx.string();
   const std::string text = detail::read_text_file(mtx);
@@ -188,14 +136,7 @@ std::size_t write_matrix_market(const Spectrum& spectrum, const fs::path& mtx) {
     elements.stream() << detail::spectra_line(spectrum, e, scratch, elements.target().string()) << '\n';
 
   AtomicFile tests(matrix_market_tests_path(mtx));
-  tests.stream() << "name,outcome,failure_weight\n";
-  char weight[32];
-  for (const auto& t : spectrum.tests()) {
-    const auto [end, ec] = std::to_chars(weight, weight + sizeof weight, t.failure_weight);
-    (void)ec;
-    const char* outcome = t.failure_weight == 0.0 ? "PASS" : t.failure_weight == 1.0 ? "FAIL" : "FLAKY";
-    tests.stream() << csv_field(t.name) << ',' << outcome << ',' << std::string_view(weight, end - weight) << '\n';
-  }
+  detail::write_test_outcomes(spectrum, tests.stream());
 
   AtomicFile matrix(mtx);
   auto& out = matrix.stream();

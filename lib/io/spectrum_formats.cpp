@@ -7,6 +7,7 @@
 
 #include "dlfl/error.h"
 #include "dlfl/io/gzoltar_format.h"
+#include "dlfl/io/lcov_format.h"
 #include "dlfl/io/legacy_format.h"
 #include "dlfl/io/matrix_market_format.h"
 #include "dlfl/io/native_format.h"
@@ -20,6 +21,7 @@ std::string_view spectrum_format_name(SpectrumFormat format) noexcept {
     case SpectrumFormat::legacy: return "legacy";
     case SpectrumFormat::native: return "native";
     case SpectrumFormat::matrix_market: return "matrix-market";
+    case SpectrumFormat::lcov: return "lcov";
   }
   return "unknown";
 }
@@ -29,11 +31,11 @@ SpectrumFormat parse_spectrum_format(std::string_view name) {
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (const auto format : {SpectrumFormat::gzoltar, SpectrumFormat::legacy, SpectrumFormat::native,
-                            SpectrumFormat::matrix_market})
+                            SpectrumFormat::matrix_market, SpectrumFormat::lcov})
     if (lower == spectrum_format_name(format)) return format;
   if (lower == "mtx" || lower == "matrixmarket") return SpectrumFormat::matrix_market;
   throw Error("unknown spectrum format '" + std::string(name) +
-              "' (expected gzoltar, legacy, native or matrix-market)");
+              "' (expected gzoltar, legacy, native, matrix-market or lcov)");
 }
 
 SpectrumFormat detect_spectrum_format(const fs::path& path) {
@@ -48,6 +50,7 @@ SpectrumFormat detect_spectrum_format(const fs::path& path) {
   }
   if (has_native_magic(path)) return SpectrumFormat::native;
   if (path.extension() == ".mtx") return SpectrumFormat::matrix_market;
+  if (path.extension() == ".info" || path.extension() == ".lcov") return SpectrumFormat::lcov;
   if (path.filename() == "matrix.txt") return SpectrumFormat::gzoltar;
   if (path.filename() == "matrix") return SpectrumFormat::legacy;
   throw Error(path.string(), 0,
@@ -58,6 +61,7 @@ SpectrumFormat detect_spectrum_format(const fs::path& path) {
 SpectrumFormat infer_output_format(const fs::path& path) {
   if (path.extension() == ".dlfl") return SpectrumFormat::native;
   if (path.extension() == ".mtx") return SpectrumFormat::matrix_market;
+  if (path.extension() == ".info" || path.extension() == ".lcov") return SpectrumFormat::lcov;
   if (path.filename() == "matrix") return SpectrumFormat::legacy;
   return SpectrumFormat::gzoltar;
 }
@@ -72,6 +76,7 @@ Spectrum read_spectrum(const fs::path& path, SpectrumFormat format) {
     case SpectrumFormat::legacy: return read_legacy(path);
     case SpectrumFormat::native: return read_native(path);
     case SpectrumFormat::matrix_market: return read_matrix_market(path);
+    case SpectrumFormat::lcov: return read_lcov(path);
   }
   throw Error("unknown spectrum format");
 }
@@ -82,6 +87,7 @@ std::size_t write_spectrum(const Spectrum& spectrum, const fs::path& path, Spect
     case SpectrumFormat::legacy: return write_legacy(spectrum, path);
     case SpectrumFormat::native: write_native(spectrum, path); return 0;
     case SpectrumFormat::matrix_market: return write_matrix_market(spectrum, path);
+    case SpectrumFormat::lcov: return write_lcov(spectrum, path);
   }
   throw Error("unknown spectrum format");
 }

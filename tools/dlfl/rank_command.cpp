@@ -171,7 +171,7 @@ void add_rank_command(CLI::App& app) {
       "Example: dlfl rank sfl/txt --formula ochiai --formula dstar2 --granularity function --top 10");
   cmd->add_option("INPUT", o->input, "Spectrum: GZoltar directory, legacy matrix/spectra, or native .dlfl")->required();
   cmd->add_option("--input-format", o->input_format, "Input format (default: detected)")
-      ->check(CLI::IsMember({"gzoltar", "legacy", "native", "matrix-market"}));
+      ->check(CLI::IsMember({"gzoltar", "legacy", "native", "matrix-market", "lcov"}));
   cmd->add_option("-f,--formula", o->formulas,
                   "Formula name (see `dlfl formulas`), dstar:N, or an expression over ef, ep, nf, np; "
                   "repeat for several (default: ochiai)");

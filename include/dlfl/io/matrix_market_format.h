@@ -15,8 +15,9 @@ namespace dlfl::io {
 //                          1-based; rows = tests, columns = elements. On read, `integer`
 //                          and `real` matrices are accepted too (a non-zero value = covered)
 //                          and entries may come in any order; duplicates are merged.
-//   SPECTRUM.tests.csv     header `name,outcome,failure_weight`; outcome PASS, FAIL or
-//                          FLAKY; failure_weight in [0, 1] (the share of failed runs);
+//   SPECTRUM.tests.csv     header `name,outcome,failure_weight`; outcome PASS, FAIL,
+//                          CRASH, TIMEOUT or FLAKY; failure_weight in [0, 1] (the share
+//                          of failed runs);
 //                          names quoted as RFC 4180 when they hold , " or a line break.
 //   SPECTRUM.elements.csv  header `name`, one element name a line, in column order, with
 //                          GZoltar's spectra.csv naming rules (file#function:line,

@@ -14,20 +14,22 @@ enum class SpectrumFormat {
   legacy,   // `matrix` + `spectra` pair (GZoltar ≤ 1.6 / Defects4J); path = directory or matrix file
   native,   // dlfl's memory-mappable binary file (native_format.h)
   matrix_market,  // SPECTRUM.mtx + .tests.csv + .elements.csv (matrix_market_format.h)
+  lcov,           // TRACE.info with one TN: section per test + TRACE.tests.csv (lcov_format.h)
 };
 
-// From a name: "gzoltar", "legacy", "native", "matrix-market" (case-insensitive); throws dlfl::Error
+// From a name: "gzoltar", "legacy", "native", "matrix-market", "lcov" (case-insensitive); throws dlfl::Error
 // listing the valid names otherwise.
 SpectrumFormat parse_spectrum_format(std::string_view name);
 
 // What an existing path holds: a directory with matrix.txt → gzoltar, with `matrix` →
-// legacy, a file starting with the native magic → native, a `.mtx` file → matrix-market, a file named matrix.txt →
+// legacy, a file starting with the native magic → native, a `.mtx` file → matrix-market,
+// a `.info` or `.lcov` file → lcov, a file named matrix.txt →
 // gzoltar (its directory), a file named `matrix` → legacy. Throws dlfl::Error naming the
 // path when none fits (or it does not exist).
 SpectrumFormat detect_spectrum_format(const std::filesystem::path& path);
 
 // The format an output path implies when none is given: `.dlfl` → native, `.mtx` →
-// matrix-market, a path ending in `matrix` → legacy, anything else (a directory) → gzoltar.
+// matrix-market, `.info` / `.lcov` → lcov, a path ending in `matrix` → legacy, anything else (a directory) → gzoltar.
 SpectrumFormat infer_output_format(const std::filesystem::path& path);
 
 // Reads a spectrum in any format; throws dlfl::Error "FILE:LINE: what" on bad input.
