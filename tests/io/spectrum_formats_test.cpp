@@ -18,12 +18,13 @@ TEST(SpectrumFormats, NamesParseCaseInsensitively) {
   EXPECT_EQ(parse_spectrum_format("gzoltar"), SpectrumFormat::gzoltar);
   EXPECT_EQ(parse_spectrum_format("Legacy"), SpectrumFormat::legacy);
   EXPECT_EQ(parse_spectrum_format("NATIVE"), SpectrumFormat::native);
+  EXPECT_EQ(parse_spectrum_format("lcov"), SpectrumFormat::lcov);
   EXPECT_EQ(spectrum_format_name(SpectrumFormat::legacy), "legacy");
   try {
     parse_spectrum_format("csv");
     FAIL() << "expected dlfl::Error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("gzoltar, legacy, native or matrix-market"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("gzoltar, legacy, native, matrix-market or lcov"), std::string::npos);
   }
 }
 
