@@ -106,9 +106,7 @@ BenchResult run_bench(const BenchOptions& o) {
             const PreparedSubject& p = subjects[items[i].subject];
             const FaultRecord record =
                 run_fault(p.context, p.trees[k], *items[i].mutant, [&](const std::string& line) { log(line); });
-            store.append(record);
-            if (o.progress)
-              o.progress->fault_done(record.kept, record.key() + (record.kept ? ": kept" : ": " + record.reason));
+            store_finished(store, o.progress, record);
           },
           o.interrupt);
     } catch (...) {

@@ -102,12 +102,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   const auto start = std::chrono::steady_clock::now();
   FaultRecord r = describe_bug(plan);
   auto discard = [&](const std::string& reason, const std::string& detail) {
-    r.kept = false;
-    r.reason = reason;
-    r.detail = detail;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (log && !detail.empty()) log(r.key() + ": " + reason + ": " + detail);
-    return r;
+    return r = discarded(std::move(r), reason, detail, start, log);
   };
   auto interrupted = [&] { return c.interrupt && c.interrupt->load(); };
   const Subject& recipe = *c.subject;

@@ -2,6 +2,11 @@
 // collector's process runner.
 #include "dlfl/bench/build_runner.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+
 #include "dlfl/collect/process.h"
 
 namespace dlfl::bench {
@@ -25,6 +30,14 @@ CommandOutcome run_command(const std::string& command, const std::filesystem::pa
   out.output = r.out;
   out.seconds = std::chrono::duration<double>(r.wall).count();
   return out;
+}
+
+bool ccache_on_path() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && ::access((std::filesystem::path(dir) / "ccache").c_str(), X_OK) == 0) return true;
+  return false;
 }
 
 }  // namespace dlfl::bench

@@ -113,6 +113,16 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
   return out;
 }
 
+FaultRecord discarded(FaultRecord r, const std::string& reason, const std::string& detail,
+                      std::chrono::steady_clock::time_point start, const std::function<void(const std::string&)>& log) {
+  r.kept = false;
+  r.reason = reason;
+  r.detail = detail;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (log && !detail.empty()) log(r.key() + ": " + reason + ": " + detail);
+  return r;
+}
+
 std::vector<FormulaResult> evaluate_formulas(const FaultContext& c, const Spectrum& spectrum,
                                              const std::vector<eval::GroundTruthItem>& faults) {
   std::vector<FormulaResult> results;
@@ -144,13 +154,7 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
   const auto start = std::chrono::steady_clock::now();
   FaultRecord r = describe(c, m);
   auto discard = [&](const std::string& reason, const std::string& detail) {
-    r.kept = false;
-    r.reason = reason;
-    r.detail = detail;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // The progress line names the fault and reason; the log adds what only it knows.
-    if (log && !detail.empty()) log(r.key() + ": " + reason + ": " + detail);
-    return r;
+    return r = discarded(std::move(r), reason, detail, start, log);
   };
 
   // The edit, placed in the tree's copy of the file.

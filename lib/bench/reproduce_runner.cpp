@@ -26,14 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool have_ccache() {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && ::access((fs::path(dir) / "ccache").c_str(), X_OK) == 0) return true;
-  return false;
-}
-
 std::vector<const eval::BugReport*> select_bugs(const std::vector<eval::BugReport>& bugs, const ReproduceOptions& o) {
   std::vector<const eval::BugReport*> selected;
   if (!o.bug_ids.empty()) {
@@ -158,7 +150,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   const unsigned jobs = std::max(1u, o.jobs);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   context.test_jobs = o.build_jobs ? o.build_jobs : std::max(1u, cores / jobs);
-  context.vars["launcher"] = have_ccache() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache" : "";
+  context.vars["launcher"] = ccache_on_path() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache" : "";
   context.build_env = {"CCACHE_BASEDIR=" + work.string()};
   switch (recipe.backend) {
     case Backend::gcov: context.vars["cflags"] = context.vars["ldflags"] = "--coverage"; break;
@@ -188,9 +180,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
             } else {
               record = reproduce_bug(context, tree, plan, [&](const std::string& line) { log(line); });
             }
-            store.append(record);
-            if (o.progress)
-              o.progress->fault_done(record.kept, record.key() + (record.kept ? ": kept" : ": " + record.reason));
+            store_finished(store, o.progress, record);
           },
           o.interrupt);
     } catch (...) {

@@ -9,6 +9,7 @@
 
 #include "dlfl/bench/bench_runner.h"
 #include "dlfl/bench/bug_table.h"
+#include "dlfl/bench/results_store.h"
 #include "dlfl/bench/work_tree.h"
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
@@ -43,6 +44,11 @@ void check_run_configuration(const fs::path& file, const std::string& fingerprin
     throw Error(file.string(), 0,
                 "the output directory holds results of another " + configuration +
                     "; choose another output directory or remove this one");
+}
+
+void store_finished(ResultsStore& store, BenchProgress* progress, const FaultRecord& record) {
+  store.append(record);
+  if (progress) progress->fault_done(record.kept, record.key() + (record.kept ? ": kept" : ": " + record.reason));
 }
 
 void write_run_outputs(const fs::path& out_dir, std::vector<FaultRecord> records, const SummaryOptions& summary) {

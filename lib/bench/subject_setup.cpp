@@ -26,17 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// ccache on PATH: the builds of every work tree then share compiled objects (the trees
-// differ only in their directory, which CCACHE_BASEDIR takes out of the hash), so the
-// second worker's first build and every restored file's rebuild are cache hits.
-bool have_ccache() {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && ::access((fs::path(dir) / "ccache").c_str(), X_OK) == 0) return true;
-  return false;
-}
-
 // A failed setup command is one error line; its output goes to a log file beside the
 // build, named in the message.
 void check(const CommandOutcome& outcome, const Subject& s, const WorkTree& tree, const std::string& what) {
@@ -170,7 +159,7 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
   c.interrupt = o.interrupt;
   c.top_n = o.top_n;
   for (const auto& name : o.formulas) c.formulas.push_back(make_formula(name));
-  c.vars["launcher"] = have_ccache() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" : "";
+  c.vars["launcher"] = ccache_on_path() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" : "";
   c.build_env = {"CCACHE_BASEDIR=" + dir.string(), "CCACHE_NOHASHDIR=1"};
   // The original is configured only for its compilation database (mutants, instrumenter).
   c.vars["cflags"] = "";

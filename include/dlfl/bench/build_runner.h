@@ -26,4 +26,8 @@ CommandOutcome run_command(const std::string& command, const std::filesystem::pa
                            const std::vector<std::string>& env, std::chrono::seconds timeout,
                            const std::atomic<bool>* cancel = nullptr);
 
+// Whether ccache is on PATH: the builds of every work tree then share compiled objects
+// (with CCACHE_BASEDIR set to the work directory, their paths drop out of the hash).
+bool ccache_on_path();
+
 }  // namespace dlfl::bench

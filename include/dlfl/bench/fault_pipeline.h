@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -55,6 +56,12 @@ TreeSpectrum collect_tree(const FaultContext& context, const WorkTree& tree, con
 // Runs `command` (a subject template) for the tree; {jobs} = `jobs`.
 CommandOutcome run_tree_command(const FaultContext& context, const WorkTree& tree, const std::string& command,
                                 unsigned jobs, const std::atomic<bool>* cancel);
+
+// Marks `record` discarded for `reason` with its `detail` and the seconds since `start`,
+// and sends "KEY: REASON: DETAIL" to `log` when there is a detail (the progress line
+// names the fault and reason already). Returns the record.
+FaultRecord discarded(FaultRecord record, const std::string& reason, const std::string& detail,
+                      std::chrono::steady_clock::time_point start, const std::function<void(const std::string&)>& log);
 
 // Ranks the spectrum with each formula of the context and evaluates each ranking at line
 // level against `faults` (not empty), in the context's formula order.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "dlfl/bench/bench_progress.h"
 #include "dlfl/bench/bench_summary.h"
 #include "dlfl/bench/fault_record.h"
 
@@ -22,6 +23,12 @@ namespace dlfl::bench {
 // (subjects, max, seed, formulas or top N differ)"). Also throws for a malformed file.
 void check_run_configuration(const std::filesystem::path& file, const std::string& fingerprint,
                              const std::string& configuration);
+
+class ResultsStore;
+
+// Appends the finished record to the store (fsync'd) and reports it to `progress` (may be
+// null) as "KEY: kept" or "KEY: REASON". Throws as ResultsStore::append does.
+void store_finished(ResultsStore& store, BenchProgress* progress, const FaultRecord& record);
 
 // results.csv, discarded.csv and summary.md (bench_runner.h's names) in `out_dir`, each
 // written atomically, records sorted by key.
