@@ -14,6 +14,9 @@
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/collect/collector.h"
+#include "dlfl/collect/extrinsic_elements.h"
+#include "dlfl/collect/process.h"
+#include "dlfl/collect/repeated_runs.h"
 #include "dlfl/collect/probe_map_lookup.h"
 #include "dlfl/collect/pytest_run_collector.h"
 #include "dlfl/collect/runtime_collector.h"
@@ -43,6 +46,10 @@ struct CollectCliOptions {
   // pytest runs (python/dlfl_pytest): one spectrum of Python and C++ lines.
   std::string pytest_run, pytest_report, coverage_py;
   std::vector<std::string> leave_out;  // python, c++, extrinsic
+  // Runs dlfl starts: the whole collection N times (k/N weights); extrinsic elements.
+  unsigned repeat = 1;
+  std::vector<std::string> extrinsic_env;
+  bool no_gtest_params = false;
 };
 
 // libdlfl_crash_dump.so of this dlfl; empty when it is not there (the collector says so).
@@ -117,6 +124,62 @@ std::chrono::milliseconds timeout_of(const CollectCliOptions& o) {
   return std::chrono::milliseconds(static_cast<long long>(std::llround(o.timeout_s * 1000)));
 }
 
+// The GoogleTest parameters of each test of `binary` (TypeParam=..., GetParam()=...).
+std::map<std::string, std::vector<std::string>> gtest_params(const std::string& binary) {
+  collect::ProcessSpec spec;
+  spec.argv = {binary, "--gtest_list_tests"};
+  spec.env_unset = {"GTEST_FILTER", "DLFL_RT_FILE"};
+  spec.stdout_limit = SIZE_MAX;
+  const collect::ProcessResult r = collect::run_process(spec);
+  if (r.end != collect::ProcessEnd::exited || r.exit_code != 0)
+    throw Error(binary, 0, "--gtest_list_tests failed: " + collect::describe_end(r, std::chrono::milliseconds(0)));
+  return collect::gtest_parameter_labels(r.out);
+}
+
+// --repeat N: the collection `once` runs N times and its spectra merge (a test failing k of
+// N times weighs k/N); then the extrinsic elements: --extrinsic-env values (the same for
+// every test of this run) and, for --gtest, each test's GoogleTest parameters. The stats'
+// test counts follow the merged spectrum. Prints the flaky tests after the summary.
+template <typename Result, typename Once>
+Result collect_repeated(const CollectCliOptions& o, Once&& once, std::vector<std::string>& flaky) {
+  Result result = once();
+  if (o.repeat > 1) {
+    std::vector<Spectrum> runs;
+    runs.push_back(std::move(result.spectrum));
+    for (unsigned i = 1; i < o.repeat; ++i) {
+      Result again = once();
+      result.warnings.insert(result.warnings.end(), again.warnings.begin(), again.warnings.end());
+      runs.push_back(std::move(again.spectrum));
+    }
+    collect::RepeatedRuns merged = collect::merge_repeated_runs(runs);
+    result.spectrum = std::move(merged.spectrum);
+    flaky = std::move(merged.flaky);
+  }
+  const auto env = collect::environment_labels(o.extrinsic_env);
+  const auto params = o.gtest.empty() || o.no_gtest_params ? std::map<std::string, std::vector<std::string>>{}
+                                                            : gtest_params(o.gtest);
+  if (!env.empty() || !params.empty())
+    result.spectrum = collect::add_extrinsic_elements(result.spectrum, [&](const TestCase& t) {
+      std::vector<std::string> labels = env;
+      if (const auto it = params.find(t.name); it != params.end()) labels.insert(labels.end(), it->second.begin(), it->second.end());
+      return labels;
+    });
+  auto& s = result.stats;
+  s.tests = result.spectrum.test_count();
+  s.failing = s.crashed = s.timed_out = 0;
+  for (const TestCase& t : result.spectrum.tests()) {
+    s.failing += t.failed();
+    s.crashed += t.status == TestStatus::crashed;
+    s.timed_out += t.status == TestStatus::timed_out;
+  }
+  s.elements = result.spectrum.element_count();
+  return result;
+}
+
+void print_flaky(const std::vector<std::string>& flaky) {
+  for (const auto& f : flaky) std::cout << "flaky: " << f << '\n';
+}
+
 void run_collect(CollectCliOptions& o) {
   auto& c = o.collect;
   const int sources = !o.gtest.empty() + !o.ctest.empty() + !o.tests.empty();
@@ -149,14 +212,17 @@ void run_collect(CollectCliOptions& o) {
   const auto progress = collect::make_progress(style, std::cerr);
   g_interrupted = false;
   collect::CollectResult result;
+  std::vector<std::string> flaky;
   {
     InterruptGuard guard;
-    result = collect::collect(c, *progress);
+    result = collect_repeated<collect::CollectResult>(o, [&] { return collect::collect(c, *progress); }, flaky);
   }
   for (const auto& w : result.warnings) warn(w);
   const auto& s = result.stats;
   write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, s.timed_out, s.skipped, s.elements, s.seconds,
-                      std::string(collect::coverage_kind_name(s.backend)) + ", " + plural(s.jobs, "job")});
+                      std::string(collect::coverage_kind_name(s.backend)) + ", " + plural(s.jobs, "job") +
+                          (o.repeat > 1 ? ", " + std::to_string(o.repeat) + " runs" : "")});
+  print_flaky(flaky);
 }
 
 // --runtime: the options of the per-test-process backends that mean nothing here, each
@@ -177,7 +243,7 @@ void check_runtime_options(const CollectCliOptions& o, const std::function<bool(
     if (given(option)) throw Error(std::string(option) + " is for gcov/llvm coverage; it does not go with --runtime");
   if (!o.snapshots.empty()) {
     // Nothing runs: the options that steer a run have nothing to steer.
-    for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work"})
+    for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work", "--repeat"})
       if (given(option))
         throw Error(std::string(option) + " steers a run of the tests; with --snapshot nothing runs (leave it out)");
     if (o.probe_map.empty())
@@ -254,16 +320,19 @@ void run_runtime_collect(const CollectCliOptions& o) {
   if (o.probe_map.empty()) progress->note("probe map: " + r.probe_map.string());
   g_interrupted = false;
   collect::RuntimeCollectResult result;
+  std::vector<std::string> flaky;
   {
     InterruptGuard guard;
-    result = collect::collect_with_runtime(r);
+    result = collect_repeated<collect::RuntimeCollectResult>(o, [&] { return collect::collect_with_runtime(r); }, flaky);
   }
   for (const auto& w : result.warnings) warn(w);
   if (!o.quiet && !result.work_dir.empty())
     std::cerr << "dlfl: kept the snapshot files in " << result.work_dir.string() << '\n';
   const auto& s = result.stats;
   write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, s.timed_out, s.skipped, s.elements, s.seconds,
-                      "runtime, " + std::to_string(s.processes) + (s.processes == 1 ? " process" : " processes")});
+                      "runtime, " + std::to_string(s.processes) + (s.processes == 1 ? " process" : " processes") +
+                          (o.repeat > 1 ? ", " + std::to_string(o.repeat) + " runs" : "")});
+  print_flaky(flaky);
 }
 
 bool pytest_mode(const CollectCliOptions& o) {
@@ -277,7 +346,8 @@ void run_pytest_collect(const CollectCliOptions& o, const std::function<bool(con
     throw Error("--pytest-run/--pytest-report/--coverage-py read a pytest run; they do not go with --gtest, --ctest or "
                 "--tests");
   for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work", "--object", "--gcov",
-                             "--llvm-profdata", "--llvm-cov", "--include-system"})
+                             "--llvm-profdata", "--llvm-cov", "--include-system", "--repeat", "--extrinsic-env",
+                             "--no-gtest-params"})
     if (given(option))
       throw Error(std::string(option) + " steers a run dlfl starts; a pytest run already happened (the plugin takes "
                                         "--dlfl-repeat and --dlfl-extrinsic-env)");
@@ -375,6 +445,19 @@ void add_collect_command(CLI::App& app) {
                   "Leave python lines, c++ lines or extrinsic elements out of a pytest run's spectrum (repeatable)")
       ->check(CLI::IsMember({"python", "c++", "extrinsic"}))
       ->group("pytest");
+  cmd->add_option("--repeat", o->repeat,
+                  "Run the whole collection N times: a test failing in k of N runs gets failure weight k/N (flaky); "
+                  "the summary lists the flaky tests (pytest: the plugin's --dlfl-repeat)")
+      ->check(CLI::PositiveNumber)
+      ->group("Extrinsic and flaky");
+  cmd->add_option("--extrinsic-env", o->extrinsic_env,
+                  "Record this environment variable's value as an extrinsic element NAME=value of every test "
+                  "(repeatable; compare runs under different values; pytest: the plugin's --dlfl-extrinsic-env)")
+      ->group("Extrinsic and flaky");
+  cmd->add_flag("--no-gtest-params", o->no_gtest_params,
+                "--gtest: no extrinsic elements for typed and value-parameterized tests (TypeParam=half, "
+                "GetParam()=4, from --gtest_list_tests)")
+      ->group("Extrinsic and flaky");
   cmd->add_option("--filter", c.filter, "Only tests matching this GoogleTest-style filter, e.g. 'Softmax*:Conv*-*Slow*'");
 
   cmd->add_option("--coverage", o->coverage,
