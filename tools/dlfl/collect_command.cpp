@@ -49,7 +49,7 @@ struct CollectCliOptions {
   // Runs dlfl starts: the whole collection N times (k/N weights); extrinsic elements.
   unsigned repeat = 1;
   std::vector<std::string> extrinsic_env;
-  bool no_gtest_params = false;
+  bool gtest_params = false;
 };
 
 // libdlfl_crash_dump.so of this dlfl; empty when it is not there (the collector says so).
@@ -138,7 +138,7 @@ std::map<std::string, std::vector<std::string>> gtest_params(const std::string& 
 
 // --repeat N: the collection `once` runs N times and its spectra merge (a test failing k of
 // N times weighs k/N); then the extrinsic elements: --extrinsic-env values (the same for
-// every test of this run) and, for --gtest, each test's GoogleTest parameters. The stats'
+// every test of this run) and, with --gtest-params, each test's GoogleTest parameters. The stats'
 // test counts follow the merged spectrum. Prints the flaky tests after the summary.
 template <typename Result, typename Once>
 Result collect_repeated(const CollectCliOptions& o, Once&& once, std::vector<std::string>& flaky) {
@@ -156,7 +156,7 @@ Result collect_repeated(const CollectCliOptions& o, Once&& once, std::vector<std
     flaky = std::move(merged.flaky);
   }
   const auto env = collect::environment_labels(o.extrinsic_env);
-  const auto params = o.gtest.empty() || o.no_gtest_params ? std::map<std::string, std::vector<std::string>>{}
+  const auto params = o.gtest.empty() || !o.gtest_params ? std::map<std::string, std::vector<std::string>>{}
                                                             : gtest_params(o.gtest);
   if (!env.empty() || !params.empty())
     result.spectrum = collect::add_extrinsic_elements(result.spectrum, [&](const TestCase& t) {
@@ -165,14 +165,16 @@ Result collect_repeated(const CollectCliOptions& o, Once&& once, std::vector<std
       return labels;
     });
   auto& s = result.stats;
-  s.tests = result.spectrum.test_count();
-  s.failing = s.crashed = s.timed_out = 0;
-  for (const TestCase& t : result.spectrum.tests()) {
-    s.failing += t.failed();
-    s.crashed += t.status == TestStatus::crashed;
-    s.timed_out += t.status == TestStatus::timed_out;
-  }
   s.elements = result.spectrum.element_count();
+  if (o.repeat > 1) {
+    s.tests = result.spectrum.test_count();
+    s.failing = s.crashed = s.timed_out = 0;
+    for (const TestCase& t : result.spectrum.tests()) {
+      s.failing += t.failed();
+      s.crashed += t.status == TestStatus::crashed;
+      s.timed_out += t.status == TestStatus::timed_out;
+    }
+  }
   return result;
 }
 
@@ -347,7 +349,7 @@ void run_pytest_collect(const CollectCliOptions& o, const std::function<bool(con
                 "--tests");
   for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work", "--object", "--gcov",
                              "--llvm-profdata", "--llvm-cov", "--include-system", "--repeat", "--extrinsic-env",
-                             "--no-gtest-params"})
+                             "--gtest-params"})
     if (given(option))
       throw Error(std::string(option) + " steers a run dlfl starts; a pytest run already happened (the plugin takes "
                                         "--dlfl-repeat and --dlfl-extrinsic-env)");
@@ -454,9 +456,9 @@ void add_collect_command(CLI::App& app) {
                   "Record this environment variable's value as an extrinsic element NAME=value of every test "
                   "(repeatable; compare runs under different values; pytest: the plugin's --dlfl-extrinsic-env)")
       ->group("Extrinsic and flaky");
-  cmd->add_flag("--no-gtest-params", o->no_gtest_params,
-                "--gtest: no extrinsic elements for typed and value-parameterized tests (TypeParam=half, "
-                "GetParam()=4, from --gtest_list_tests)")
+  cmd->add_flag("--gtest-params", o->gtest_params,
+                "--gtest: add an extrinsic element per GoogleTest type or value parameter (TypeParam=half, "
+                "GetParam()=4, as --gtest_list_tests prints them), covered by the tests instantiated with it")
       ->group("Extrinsic and flaky");
   cmd->add_option("--filter", c.filter, "Only tests matching this GoogleTest-style filter, e.g. 'Softmax*:Conv*-*Slow*'");
 
