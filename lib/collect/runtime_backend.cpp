@@ -56,7 +56,7 @@ class RuntimeBackend final : public CoverageBackend {
       std::vector<std::uint32_t> probes;
       RuntimeSnapshot snap;
       try {
-        snap = read_runtime_snapshot(file, [&](RuntimeSlot&& slot) {
+        snap = read_runtime_snapshot(file, [&](const RuntimeSnapshot&, RuntimeSlot&& slot) {
           probes.insert(probes.end(), slot.probes.begin(), slot.probes.end());
         });
       } catch (const Error& e) {

@@ -109,7 +109,16 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   result.stats.listed = listed.size();
   if (o.progress) o.progress->start(listed.size());
   const WorkDir work(o.work_dir, o.keep_work);
+  // Tests ended but not yet in the spectrum: they go in in listing order, so this holds
+  // only those that ran ahead of an earlier test (none, as gtest runs in listing order).
   std::map<std::string, RuntimeTestRecord> records;
+  std::size_t added = 0;
+  const auto add_ready = [&] {
+    for (auto it = records.end(); added < listed.size() && (it = records.find(listed[added])) != records.end(); ++added) {
+      spectrum.add(std::move(it->second));
+      records.erase(it);
+    }
+  };
   std::vector<std::string> remaining = listed;
 
   while (!remaining.empty()) {
@@ -155,16 +164,6 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     watchdog.join();
     if (o.interrupt && o.interrupt->load()) throw Error("interrupted");
 
-    RuntimeSnapshot snap;
-    if (fs::exists(snapshot_path)) {
-      snap = read_runtime_snapshot(snapshot_path);
-      // Named after the binary: the snapshot is our scratch file, the user never saw it.
-      if (snap.map_id && map.id && snap.map_id != map.id)
-        throw Error(o.gtest_binary.string(), 0,
-                    "was instrumented with another probe map than " + o.probe_map.string() +
-                        " (the ids differ): give the dlfl-probes.map of the tree it was built from");
-      check_snapshot_fits(snap, snapshot_path, map, o.probe_map);
-    }
     // gtest death tests re-execute the binary, which writes PATH.PID: their coverage
     // belongs to the test of the same name.
     std::map<std::string, std::vector<std::uint32_t>> child_probes;
@@ -188,10 +187,24 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
 
     const std::set<std::string> pending(remaining.begin(), remaining.end());
     std::set<std::string> done;
-    for (auto& slot : snap.tests) {
+    bool checked = false;
+    // Named after the binary: the snapshot is our scratch file, the user never saw it.
+    const auto check = [&](const RuntimeSnapshot& snap) {
+      if (checked) return;
+      checked = true;
+      if (snap.map_id && map.id && snap.map_id != map.id)
+        throw Error(o.gtest_binary.string(), 0,
+                    "was instrumented with another probe map than " + o.probe_map.string() +
+                        " (the ids differ): give the dlfl-probes.map of the tree it was built from");
+      check_snapshot_fits(snap, snapshot_path, map, o.probe_map);
+    };
+    // One slot at a time, straight into the spectrum when it is the next listed test: the
+    // snapshot is never held whole.
+    const auto on_slot = [&](const RuntimeSnapshot& snap, RuntimeSlot&& slot) {
+      check(snap);
       if (!pending.count(slot.name) || done.count(slot.name)) {
         result.warnings.push_back("the binary ran an unexpected test '" + slot.name + "'; ignored");
-        continue;
+        return;
       }
       const std::string name = slot.name;
       const bool ended = slot.state == DLFL_RT_SLOT_ENDED;
@@ -223,8 +236,14 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
                                   "; recorded as failing with the coverage it reached");
       }
       done.insert(name);
+      if (o.progress) o.progress->test_done(rec.test.failed());
       records[name] = std::move(rec);
-      if (o.progress) o.progress->test_done(records[name].test.failed());
+      add_ready();
+    };
+    RuntimeSnapshot snap;  // the header and outside coverage; the tests went to on_slot
+    if (fs::exists(snapshot_path)) {
+      snap = read_runtime_snapshot(snapshot_path, on_slot);
+      check(snap);
     }
     if (done.empty() && process.end == ProcessEnd::exited && process.exit_code == 0) {
       if (!fs::exists(snapshot_path) && run == 0)
@@ -263,7 +282,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       o.progress->note("restarting the test binary on the " + std::to_string(remaining.size()) + " remaining tests");
   }
 
-  for (const auto& name : listed) spectrum.add(std::move(records[name]));
+  add_ready();
   if (o.progress) o.progress->finish();
   spectrum.finish(result);
   if (o.keep_work) result.work_dir = work.path();

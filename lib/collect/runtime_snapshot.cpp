@@ -114,7 +114,8 @@ std::vector<std::uint32_t> decode(const dlfl_rt_record_header& r, const std::vec
 
 }  // namespace
 
-RuntimeSnapshot read_runtime_snapshot(const fs::path& path, const std::function<void(RuntimeSlot&&)>& on_test) {
+RuntimeSnapshot read_runtime_snapshot(const fs::path& path,
+                                      const std::function<void(const RuntimeSnapshot&, RuntimeSlot&&)>& on_test) {
   const ReadOnlyFile file(path);
   const std::string& name = file.name();
   const std::uint64_t size = file.size();
@@ -162,7 +163,7 @@ RuntimeSnapshot read_runtime_snapshot(const fs::path& path, const std::function<
     s.end_ns = r.end_ns;
     last_ordinal = r.ordinal;
     at = body + pad8(r.name_length) + pad8(r.payload_bytes);
-    on_test(std::move(s));
+    on_test(snap, std::move(s));
   }
 
   // The running test, unless its record was saved just before the process died.
@@ -177,14 +178,15 @@ RuntimeSnapshot read_runtime_snapshot(const fs::path& path, const std::function<
     s.probes = reached(bytes);
     s.state = DLFL_RT_SLOT_RUNNING;
     s.begin_ns = live.begin_ns;
-    on_test(std::move(s));
+    on_test(snap, std::move(s));
   }
   return snap;
 }
 
 RuntimeSnapshot read_runtime_snapshot(const fs::path& path) {
   std::vector<RuntimeSlot> tests;
-  RuntimeSnapshot snap = read_runtime_snapshot(path, [&](RuntimeSlot&& s) { tests.push_back(std::move(s)); });
+  RuntimeSnapshot snap =
+      read_runtime_snapshot(path, [&](const RuntimeSnapshot&, RuntimeSlot&& s) { tests.push_back(std::move(s)); });
   snap.tests = std::move(tests);
   return snap;
 }

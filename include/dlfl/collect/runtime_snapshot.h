@@ -35,12 +35,12 @@ struct RuntimeSnapshot {
 // version: every offset and size is checked against the file's real size.
 RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path);
 
-// The same, streaming: the returned snapshot's `tests` stays empty and each test goes to
-// `on_test` as it is read, in the order the tests began, so memory is bounded by the
-// largest test, not the file. Throws like read_runtime_snapshot, possibly after some
-// tests went to `on_test`.
+// The same, streaming: each test goes to `on_test` as it is read, in the order the tests
+// began, with the snapshot's header fields and outside coverage (its `tests` stay empty),
+// so memory is bounded by the largest test, not the file. Returns that header part.
+// Throws like read_runtime_snapshot, possibly after some tests went to `on_test`.
 RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path,
-                                      const std::function<void(RuntimeSlot&&)>& on_test);
+                                      const std::function<void(const RuntimeSnapshot&, RuntimeSlot&&)>& on_test);
 
 // The test running in a snapshot file right now: its ordinal (1, 2, ... in the order
 // tests began) and CLOCK_MONOTONIC start. nullopt when none runs, or the file does not
