@@ -91,7 +91,7 @@ uint64_t dlfl_rt_probe_count(void);
 /* The file the slots are written to, or "" when none (no DLFL_RT_FILE / not created yet).
  * Owned by the runtime, valid until the process ends. */
 const char* dlfl_rt_file_path(void);
-/* The map probes currently write into (the running test's slot, else the outside slot). */
+/* The map probes currently write into (the running test's live map, else the outside map). */
 unsigned char* dlfl_rt_current_map(void);
 
 #ifdef __cplusplus

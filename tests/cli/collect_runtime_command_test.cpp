@@ -47,12 +47,6 @@ void write_probe_map(const fs::path& path, const fs::path& root, const std::vect
   write_text(path, text);
 }
 
-std::map<std::string, TestStatus> status_by_test(const Spectrum& s) {
-  std::map<std::string, TestStatus> out;
-  for (const auto& t : s.tests()) out[t.name] = t.status;
-  return out;
-}
-
 // A copy of the fixture at `path` (its runpath to libdlfl_rt is absolute, so it runs
 // from anywhere): the probe map lookup starts from where the binary is.
 void copy_fixture(const fs::path& path) {

@@ -36,12 +36,6 @@ void write_probe_map(const fs::path& path, const fs::path& root) {
   write_text(path, text);
 }
 
-std::map<std::string, TestStatus> status_by_test(const Spectrum& s) {
-  std::map<std::string, TestStatus> out;
-  for (const auto& t : s.tests()) out[t.name] = t.status;
-  return out;
-}
-
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 class CollectRuntimeProcess : public ::testing::Test {

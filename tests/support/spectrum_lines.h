@@ -1,4 +1,5 @@
-// Test helper: which source lines each test of a spectrum covers, for readable expectations.
+// Test helpers: which source lines each test of a spectrum covers and how each ended, for
+// readable expectations.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,13 @@ inline std::map<std::string, std::set<std::uint32_t>> lines_by_test(const Spectr
     for (std::uint32_t e = 0; e < s.element_count(); ++e)
       if (s.coverage().covers(t, e)) lines.insert(s.element(e).first_line);
   }
+  return out;
+}
+
+// Test name → its status.
+inline std::map<std::string, TestStatus> status_by_test(const Spectrum& s) {
+  std::map<std::string, TestStatus> out;
+  for (const auto& t : s.tests()) out[t.name] = t.status;
   return out;
 }
 
