@@ -15,6 +15,7 @@ binary, each calling 8 of the functions, the middle one failing), then measures 
 
 Usage: /usr/bin/python3 benchmarks/runtime_scale.py [--build DIR] [--work DIR]
            [--units N] [--tests N] [--loop N] [--small]
+  --loop   iterations of each generated function's loop (default 2000): how heavy a test is
   --build  dlfl build directory (default: build; dlfl_cli and the runtime are built in it
            when missing)
   --work   where the project and its builds go (default: $DLFL_BENCH_DIR/runtime-scale,
@@ -25,6 +26,7 @@ is missing). Not part of the test suite: it takes several minutes on 2 cores.
 """
 import argparse
 import os
+import resource
 import shutil
 import struct
 import subprocess
@@ -125,10 +127,18 @@ target_link_libraries(scale_tests PRIVATE scale GTest::gtest GTest::gtest_main)
 """)
 
 
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(cmd, **kw):
-    start = time.monotonic()
+    """Wall seconds of `cmd`; with cpu=True (wall, CPU seconds of it and its children)."""
+    want_cpu = kw.pop("cpu", False)
+    start, cpu = time.monotonic(), children_cpu()
     run(cmd, **kw)
-    return time.monotonic() - start
+    wall = time.monotonic() - start
+    return (wall, children_cpu() - cpu) if want_cpu else wall
 
 
 def cmake_build(src, build, cxx_flags="", linker_flags=""):
@@ -159,8 +169,9 @@ def snapshot_stats(path):
 
 
 def peak_rss_run(cmd):
-    """Runs `cmd`; returns (seconds, peak RSS in bytes of that process, polled VmHWM)."""
-    start = time.monotonic()
+    """Runs `cmd`; returns (seconds, CPU seconds with its children, peak RSS in bytes of that
+    process: VmHWM, polled)."""
+    start, cpu = time.monotonic(), children_cpu()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     peak = 0
     while p.poll() is None:
@@ -175,7 +186,7 @@ def peak_rss_run(cmd):
     seconds = time.monotonic() - start
     if p.returncode != 0:
         sys.exit(f"runtime_scale: {' '.join(cmd)} failed ({p.returncode})")
-    return seconds, peak
+    return seconds, children_cpu() - cpu, peak
 
 
 def mib(n):
@@ -189,7 +200,7 @@ def main():
                                                    "runtime-scale"))
     ap.add_argument("--units", type=int, default=300)
     ap.add_argument("--tests", type=int, default=10000)
-    ap.add_argument("--loop", type=int, default=2000, help="iterations per function call (test weight)")
+    ap.add_argument("--loop", type=int, default=2000, help="loop iterations per function call: the tests' weight")
     ap.add_argument("--small", action="store_true")
     a = ap.parse_args()
     if a.small:
@@ -229,11 +240,11 @@ def main():
     instr_bin = os.path.join(instr_build, "scale_tests")
     snapshot = os.path.join(work, "run.map")
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "check": False}
-    plain_s = timed([plain_bin], **quiet)
+    plain_s, plain_cpu = timed([plain_bin], cpu=True, **quiet)
     env = dict(os.environ, DLFL_RT_FILE=snapshot)
-    instr_s = timed([instr_bin], env=env, **quiet)
+    instr_s, instr_cpu = timed([instr_bin], env=env, cpu=True, **quiet)
     spectrum = os.path.join(work, "scale.dlfl")
-    collect_s, peak = peak_rss_run([dlfl, "collect", "--runtime", "--gtest", instr_bin, "--probe-map", probe_map,
+    collect_s, collect_cpu, peak = peak_rss_run([dlfl, "collect", "--runtime", "--gtest", instr_bin, "--probe-map", probe_map,
                                     "-q", "-o", spectrum])
     size, fixed, record_bytes, tests, hits, headers = snapshot_stats(snapshot)
 
@@ -244,6 +255,10 @@ def main():
         f"({units / times[2]:.1f} TUs/s), speedup {times[1] / times[2]:.2f}x")
     say(f"plain run {plain_s:.2f} s; instrumented run (recording) {instr_s:.2f} s = {instr_s / plain_s:.2f}x; "
         f"dlfl collect --runtime {collect_s:.2f} s = {collect_s / plain_s:.2f}x plain (target <= 1.2x)")
+    say(f"  CPU (the stable number on a busy machine): plain {plain_cpu:.2f} s; instrumented {instr_cpu:.2f} s = "
+        f"{instr_cpu / plain_cpu:.2f}x; collect (with its test process) {collect_cpu:.2f} s = "
+        f"{collect_cpu / plain_cpu:.2f}x; per test {1e6 * plain_cpu / a.tests:.0f} us plain, "
+        f"{1e6 * (collect_cpu - plain_cpu) / a.tests:.0f} us added by collection")
     payload = record_bytes - headers
     verdict = "met" if record_bytes <= 2 * hits * 4 + headers else "MISSED"
     say(f"snapshot: {tests} tests, {hits} hits: records {record_bytes} B = payload {payload} B "
