@@ -66,6 +66,13 @@ for formula in ("dstar2", "ochiai"):
               f'{len(functions)} functions ranked')
 PY
 
+# The reports engineers read: SARIF for code scanning, a self-contained HTML heatmap.
+"$dlfl" rank "$demo/spectrum.dlfl" --formula dstar2 --formula ochiai --format sarif \
+  --source-root "$root/examples/tensorlite" -o "$demo/dlfl.sarif"
+"$dlfl" rank "$demo/spectrum.dlfl" --formula dstar2 --formula ochiai --format html \
+  --source-root "$root/examples/tensorlite" -o "$demo/report.html"
+echo "== reports: $demo/dlfl.sarif, $demo/report.html"
+
 echo "== dlfl rank: lines (DStar², ties reported best..worst)"
 "$dlfl" rank "$demo/spectrum.dlfl" --formula dstar2 --top 5
 echo "== dlfl rank: functions (DStar², average tie rule)"

@@ -97,7 +97,7 @@ std::pair<double, double> score_range(const FormulaRanking& ranking) {
 }  // namespace detail
 
 namespace {
-constexpr std::array<std::string_view, 6> kFormats = {"table", "csv", "json", "gzoltar", "sarif", "github"};
+constexpr std::array<std::string_view, 7> kFormats = {"table", "csv", "json", "gzoltar", "sarif", "github", "html"};
 }  // namespace
 
 std::span<const std::string_view> ranking_formats() noexcept { return kFormats; }
@@ -121,8 +121,9 @@ std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format) {
   if (lower == "gzoltar") return detail::make_gzoltar_ranking_writer();
   if (lower == "sarif") return detail::make_sarif_ranking_writer();
   if (lower == "github") return detail::make_github_ranking_writer();
+  if (lower == "html") return detail::make_html_ranking_writer();
   throw Error("unknown ranking format '" + std::string(format) +
-              "' (expected table, csv, json, gzoltar, sarif or github)");
+              "' (expected table, csv, json, gzoltar, sarif, github or html)");
 }
 
 }  // namespace dlfl::io

@@ -44,6 +44,33 @@ TEST(RankReportFormats, SarifOfTheExampleIsValidAndRelativeToTheSourceRoot) {
   for (const auto& result : run["results"]) EXPECT_GT(result["properties"]["ef"].get<double>(), 0.0);
 }
 
+// The tensorlite demo (scripts/demo.sh, fault grid_ceil_div; its spectrum is kept in
+// examples/spectra): a valid log whose first result is the faulty line.
+TEST(RankReportFormats, SarifOfTheTensorliteDemoIsValid) {
+  const std::string demo = source_path("examples/spectra/tensorlite-grid_ceil_div.dlfl");
+  const RunResult r = run_dlfl("rank " + demo + " --formula dstar2 --formula ochiai --format sarif --source-root " +
+                               source_path("examples/tensorlite"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto log = nlohmann::json::parse(r.out);
+  EXPECT_THAT(SarifValidator().validate(log), IsEmpty());
+  const auto& run = log["runs"][0];
+  EXPECT_EQ(run["properties"]["tests"], 437);
+  EXPECT_EQ(run["properties"]["failing_tests"], 23);
+  const auto& top = run["results"][0];
+  EXPECT_EQ(top["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "src/launch_geometry.cpp");
+  EXPECT_EQ(top["locations"][0]["physicalLocation"]["region"]["startLine"], 19);
+  EXPECT_EQ(top["rank"], 100.0);
+  EXPECT_EQ(top["relatedLocations"].size(), 23u);
+  std::size_t per_rule[2] = {0, 0};
+  for (const auto& result : run["results"]) {
+    ++per_rule[result["ruleIndex"].get<std::size_t>()];
+    // Every location is under SRCROOT, which the run defines.
+    EXPECT_EQ(result["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"], "SRCROOT");
+  }
+  EXPECT_EQ(per_rule[0], per_rule[1]);  // both formulas report the same executed elements
+  EXPECT_GT(per_rule[0], 100u);
+}
+
 TEST(RankReportFormats, MinScoreAndTopCutTheResults) {
   const RunResult r = run_dlfl("rank " + kExample + " --format sarif --min-score 0.6");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -241,5 +241,36 @@ TEST_F(SarifWriter, GithubAnnotationsForSuspiciousLinesWithEscaping) {
   EXPECT_THAT(lines[2], ::testing::StartsWith("::warning file=src/odd name#%25.cpp,line=5,"));
 }
 
+// The HTML page's data block cannot be closed early by a name holding "</script>", and
+// it embeds the sources found under the source root.
+TEST_F(SarifWriter, HtmlDataBlockIsSafeAndCarriesSources) {
+  iotest::TempDir root;
+  fs::create_directories(root / "src");
+  iotest::write_file(root / "src/a.cpp", "int a;\r\nint </script><b>x</b>;\n");
+  SpectrumBuilder b;
+  b.add_element("src/a.cpp", 2, 2, "f</script>");
+  b.add_test(TestCase::fail("t"), {0});
+  const Spectrum s = std::move(b).finish();
+  const Counts counts = compute_counts(s);
+  const auto ranked = rank(make_formula("ochiai").score(counts), s.tie_break_keys());
+  RankingWriteOptions options;
+  options.counts = &counts;
+  options.source_root = root.path();
+  std::ostringstream out;
+  const FormulaRanking one[] = {{"ochiai", ranked}};
+  make_ranking_writer("html")->write(out, s, one, options);
+  const std::string page = out.str();
+  const auto start = page.find("<script type=\"application/json\" id=\"dlfl-data\">");
+  ASSERT_NE(start, std::string::npos);
+  const auto end = page.find("</script>", start);
+  const std::string block = page.substr(start, end - start);
+  const auto data = nlohmann::json::parse(block.substr(block.find('>') + 1));
+  EXPECT_EQ(data["functions"][0], "f</script>");
+  EXPECT_EQ(data["sources"][0][1], "int </script><b>x</b>;");  // CR dropped
+  EXPECT_EQ(data["summary"]["tests"], 1);
+  EXPECT_EQ(data["rankings"][0]["formula"], "ochiai");
+  EXPECT_EQ(data["elements"][0][4], 1.0);  // ef
+}
+
 }  // namespace
 }  // namespace dlfl::io

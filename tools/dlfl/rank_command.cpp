@@ -195,10 +195,12 @@ void add_rank_command(CLI::App& app) {
   cmd->add_option("--min-score", o->min_score, "Only elements scoring at least this much");
   cmd->add_option("--format", o->format,
                   "Output format: table (default), csv, json, gzoltar (<formula>.ranking.csv, one formula), "
-                  "sarif (SARIF 2.1.0 for code scanning), github (workflow annotations)")
-      ->check(CLI::IsMember({"table", "csv", "json", "gzoltar", "sarif", "github"}));
+                  "sarif (SARIF 2.1.0 for code scanning), github (workflow annotations), html (one self-contained "
+                  "page with a source heatmap)")
+      ->check(CLI::IsMember({"table", "csv", "json", "gzoltar", "sarif", "github", "html"}));
   cmd->add_option("--source-root", o->source_root,
-                  "sarif/github: file names are relative to this directory (sarif's SRCROOT)");
+                  "sarif/github/html: file names are relative to this directory (sarif's SRCROOT; html reads the "
+                  "sources from it)");
   cmd->add_option("--propagate", o->propagate,
                   "Use the call graph: prfl (PageRank-weighted spectrum, Zhang et al. ISSTA 2017) or neighbors "
                   "(callers/callees lift a function); functions rank first, then their lines")

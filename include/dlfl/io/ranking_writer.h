@@ -36,7 +36,7 @@ struct RankingWriteOptions {
   // csv: add a last `last_line` column (blocks span lines; json always has last_line).
   bool last_line_column = false;
   // ef, ep, nf, np of every element of the spectrum written (compute_counts of it),
-  // computed once by the caller. Formats whose uses_counts() is true (sarif, github)
+  // computed once by the caller. Formats whose uses_counts() is true (sarif, github, html)
   // report them and throw dlfl::Error when this is null. Not owned.
   const Counts* counts = nullptr;
   // Where the spectrum's relative file names are rooted. sarif and github write file
@@ -92,6 +92,15 @@ struct RankingWriteOptions {
 //   github   GitHub Actions workflow commands, one line per ranked element with ef > 0
 //            (and a file): `::warning file=F,line=L,endLine=E,title=T::MESSAGE`, so a
 //            workflow step annotates the suspicious lines (GitHub shows 10 per step).
+//   html     one self-contained page (inline CSS/JS, no network): run summary (formulas,
+//            tie rule, element and test counts), a sortable ranking table per formula,
+//            the source of each file read from source_root (when found; at most 64 MB in
+//            all) with every element's lines coloured as Tarantula's heatmap (hue from
+//            the share of failing vs passing tests that ran it, Jones et al. ICSE 2002)
+//            and ef/ep/nf/np and the position on hover, and the tests with their
+//            outcomes. Rows and lines render lazily (200 at a time, more on scroll), so
+//            10^5 elements stay usable. The page's data is one JSON block,
+//            <script type="application/json" id="dlfl-data">.
 class RankingWriter {
  public:
   virtual ~RankingWriter() = default;
@@ -107,7 +116,7 @@ class RankingWriter {
 // The failing tests a sarif result lists as related locations, at most.
 inline constexpr std::size_t kSarifRelatedTests = 100;
 
-// "table", "csv", "json", "gzoltar", "sarif" or "github" (case-insensitive); throws dlfl::Error listing the
+// "table", "csv", "json", "gzoltar", "sarif", "github" or "html" (case-insensitive); throws dlfl::Error listing the
 // valid names otherwise.
 std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format);
 
