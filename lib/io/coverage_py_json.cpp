@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 
 #include "dlfl/error.h"
+#include "gzoltar_text.h"
 
 namespace dlfl::io {
 namespace {
@@ -141,11 +140,7 @@ CoveragePyData parse_coverage_py_json(std::string_view text, const std::string& 
 }
 
 CoveragePyData read_coverage_py_json(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string(), 0, "cannot read the coverage.py report");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_coverage_py_json(text.str(), path.string());
+  return parse_coverage_py_json(detail::read_text_file(path), path.string());
 }
 
 }  // namespace dlfl::io

@@ -2,11 +2,10 @@
 #include "dlfl/io/pytest_run_report.h"
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "dlfl/error.h"
+#include "gzoltar_text.h"
 
 namespace dlfl::io {
 namespace {
@@ -81,11 +80,7 @@ PytestRunReport parse_pytest_run_report(std::string_view text, const std::string
 }
 
 PytestRunReport read_pytest_run_report(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string(), 0, "cannot read the dlfl_pytest run report");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_pytest_run_report(text.str(), path.string());
+  return parse_pytest_run_report(detail::read_text_file(path), path.string());
 }
 
 }  // namespace dlfl::io

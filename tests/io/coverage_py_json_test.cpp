@@ -88,7 +88,7 @@ TEST(CoveragePyJson, AMissingFileIsAnError) {
     read_coverage_py_json("/nonexistent/cov.json");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "/nonexistent/cov.json: cannot read the coverage.py report");
+    EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/cov.json: cannot read", 0), 0u) << e.what();
   }
 }
 
