@@ -53,9 +53,10 @@ bool is_repository_root(const fs::path& dir) {
 
 GitResult run_git(const fs::path& dir, const std::vector<std::string>& args) {
   collect::ProcessSpec spec;
-  spec.argv = {"git", "-C", dir.string()};
+  // The user's hooks (post-checkout, LFS) must not run for our checkouts, nor LFS fetch.
+  spec.argv = {"git", "-C", dir.string(), "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.env_set = {"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_EDITOR=true", "LC_ALL=C"};
+  spec.env_set = {"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_EDITOR=true", "LC_ALL=C", "GIT_LFS_SKIP_SMUDGE=1"};
   // Inherited from a hook or another tool, these would point git at another repository.
   spec.env_unset = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"};
   spec.merge_stderr = false;

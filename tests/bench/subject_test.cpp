@@ -121,3 +121,39 @@ TEST(WithoutTests, AddsNegativePatterns) {
 
 }  // namespace
 }  // namespace dlfl::bench
+
+namespace dlfl::bench {
+namespace {
+
+// A reproduction recipe: the same file with every field optional, defaulting to the
+// generic CMake recipe (gcov, CTest tests).
+TEST(Recipe, EveryFieldIsOptionalAndDefaultsToTheGenericRecipe) {
+  const Subject empty = parse_recipe("{}", kFile);
+  const Subject generic = generic_recipe();
+  EXPECT_EQ(empty.configure, generic.configure);
+  EXPECT_EQ(empty.build, generic.build);
+  EXPECT_EQ(empty.test_binary, "");  // the build's CTest tests
+  EXPECT_EQ(empty.backend, Backend::gcov);
+  EXPECT_EQ(empty.build_timeout, std::chrono::seconds(4 * 3600));
+  EXPECT_THAT(generic.configure, HasSubstr("{cflags}"));
+  EXPECT_THAT(generic.configure, HasSubstr("-DBUILD_TESTING=ON"));
+
+  const Subject custom = parse_recipe(
+      R"({"configure": "cmake -S {source} -B {build} -DBUILD_TESTS=ON", "test_binary": "test/t", "backend": "llvm",
+          "timeouts": {"build": 60}})",
+      kFile);
+  EXPECT_EQ(custom.configure, "cmake -S {source} -B {build} -DBUILD_TESTS=ON");
+  EXPECT_EQ(custom.build, generic.build);
+  EXPECT_EQ(custom.test_binary, "test/t");
+  EXPECT_EQ(custom.backend, Backend::llvm);
+  EXPECT_EQ(custom.build_timeout, std::chrono::seconds(60));
+  EXPECT_EQ(custom.test_timeout, generic.test_timeout);
+
+  // The subject file's rules still hold: unknown fields and placeholders are errors.
+  EXPECT_THROW(parse_recipe(R"({"configur": "x"})", kFile), Error);
+  EXPECT_THROW(parse_recipe(R"({"build": "make {target}"})", kFile), Error);
+  EXPECT_THROW(parse_recipe("[]", kFile), Error);
+}
+
+}  // namespace
+}  // namespace dlfl::bench

@@ -88,19 +88,7 @@ void run_bench_command(const BenchCommandOptions& o) {
   const bench::BenchResult result = bench::run_bench(options);
   bench::write_summary(std::cout, result.records,
                        {.top_n = options.config.top_n, .wall_seconds = result.seconds});
-  const fs::path out(o.out_dir);
-  std::cerr << "dlfl: per-bug table " << (out / std::string(bench::kBugTableFileName)).string() << ", discarded "
-            << (out / std::string(bench::kDiscardedFileName)).string() << ", summary "
-            << (out / std::string(bench::kSummaryFileName)).string() << '\n';
-  if (result.resumed) std::cerr << "dlfl: " << result.resumed << " faults were finished by an earlier run\n";
-  if (result.pending)
-    std::cerr << "dlfl: " << result.pending << " faults pending" << (result.interrupted ? " (interrupted)" : "")
-              << "; run the same command again to continue\n";
-  if (result.interrupted) {
-    // Not bad input (exit 2): the conventional status of a run stopped by SIGINT.
-    std::cout.flush();
-    std::exit(130);
-  }
+  report_resumable_run(o.out_dir, result.resumed, result.pending, result.interrupted, "faults");
 }
 
 }  // namespace

@@ -2,21 +2,17 @@
 // real bugs from their fix commits in the user's clones, through collect → rank → eval.
 #include <unistd.h>
 
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
 #include "cli_support.h"
 #include "commands.h"
-#include "dlfl/bench/bench_runner.h"
 #include "dlfl/bench/bench_summary.h"
 #include "dlfl/bench/reproduce_runner.h"
 #include "dlfl/error.h"
 
 namespace dlfl::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct ReproduceCommandOptions {
   std::string manifest;
@@ -56,18 +52,7 @@ void run_reproduce(const ReproduceCommandOptions& o) {
 
   bench::write_summary(std::cout, result.records,
                        {.top_n = options.top_n, .wall_seconds = result.seconds, .real_bugs = true});
-  const fs::path out(o.out_dir);
-  std::cerr << "dlfl: per-bug table " << (out / std::string(bench::kBugTableFileName)).string() << ", discarded "
-            << (out / std::string(bench::kDiscardedFileName)).string() << ", summary "
-            << (out / std::string(bench::kSummaryFileName)).string() << '\n';
-  if (result.resumed) std::cerr << "dlfl: " << result.resumed << " bugs were finished by an earlier run\n";
-  if (result.pending)
-    std::cerr << "dlfl: " << result.pending << " bugs pending" << (result.interrupted ? " (interrupted)" : "")
-              << "; run the same command again to continue\n";
-  if (result.interrupted) {
-    std::cout.flush();
-    std::exit(130);  // the conventional status of a run stopped by SIGINT
-  }
+  report_resumable_run(o.out_dir, result.resumed, result.pending, result.interrupted, "bugs");
 }
 
 }  // namespace

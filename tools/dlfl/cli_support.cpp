@@ -3,8 +3,10 @@
 
 #include <signal.h>
 
+#include <cstdlib>
 #include <iostream>
 
+#include "dlfl/bench/bench_runner.h"
 #include "dlfl/io/atomic_file.h"
 
 namespace dlfl::cli {
@@ -43,6 +45,21 @@ InterruptScope::~InterruptScope() {
 }
 
 const std::atomic<bool>& InterruptScope::flag() { return g_interrupted; }
+
+void report_resumable_run(const std::filesystem::path& out, std::size_t resumed, std::size_t pending,
+                          bool interrupted, std::string_view unit) {
+  std::cerr << "dlfl: per-bug table " << (out / std::string(bench::kBugTableFileName)).string() << ", discarded "
+            << (out / std::string(bench::kDiscardedFileName)).string() << ", summary "
+            << (out / std::string(bench::kSummaryFileName)).string() << '\n';
+  if (resumed) std::cerr << "dlfl: " << resumed << ' ' << unit << " were finished by an earlier run\n";
+  if (pending)
+    std::cerr << "dlfl: " << pending << ' ' << unit << " pending" << (interrupted ? " (interrupted)" : "")
+              << "; run the same command again to continue\n";
+  if (interrupted) {
+    std::cout.flush();
+    std::exit(130);
+  }
+}
 
 void warn(std::string_view message) { std::cerr << "dlfl: warning: " << message << '\n'; }
 

@@ -31,4 +31,11 @@ class InterruptScope {
   static const std::atomic<bool>& flag();
 };
 
+// The end of a resumable run (`dlfl bench`, `dlfl bugset reproduce`) on stderr: where
+// its tables are, how many `unit` ("faults", "bugs") an earlier run finished and how many
+// are pending; then, when interrupted, exit 130 (the status of a run stopped by SIGINT,
+// not bad input).
+void report_resumable_run(const std::filesystem::path& out_dir, std::size_t resumed, std::size_t pending,
+                          bool interrupted, std::string_view unit);
+
 }  // namespace dlfl::cli

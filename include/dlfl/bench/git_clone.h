@@ -18,7 +18,7 @@ struct GitResult {
 };
 
 // Runs `git -C DIR ARGS...` (no shell) with the user's configuration but no pager,
-// prompt or editor. Throws dlfl::Error only when git cannot be started.
+// prompt, editor, hooks or LFS downloads. Throws dlfl::Error only when git cannot be started.
 GitResult run_git(const std::filesystem::path& dir, const std::vector<std::string>& args);
 
 class GitClone {
