@@ -361,3 +361,35 @@ TEST(CollectInterrupt, SigintStopsRunningTestsAndCleansUp) {
 
 }  // namespace
 }  // namespace dlfl::testing
+
+namespace dlfl::testing {
+namespace {
+
+// --repeat, --extrinsic-env and --gtest-params end to end (gcov): the collection runs
+// twice, the extrinsic elements are covered by exactly the tests that ran under them.
+TEST(CollectExtrinsic, RepeatedRunWithEnvironmentAndGtestParameters) {
+  TempDir dir;
+  const Collected c = collect(dir, common_args() + " --gtest " + mini("gcc") +
+                                       " --filter 'Calc.Add*:Calc.AbsNegative:TypedCalc*:Small*' --repeat 2 "
+                                       "--extrinsic-env DLFL_TEST_BACKEND --gtest-params --quiet");
+  ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+  ASSERT_TRUE(c.spectrum);
+  const Spectrum& s = *c.spectrum;
+  EXPECT_THAT(c.run.out, HasSubstr("collected 7 tests (1 failing), "));
+  EXPECT_THAT(c.run.out, HasSubstr("(gcov, 2 jobs, 2 runs)"));
+  std::map<std::string, std::set<std::string>> tests_of;
+  for (std::uint32_t e = 0; e < s.element_count(); ++e) {
+    if (s.element(e).kind != ElementKind::extrinsic) continue;
+    for (std::size_t t = 0; t < s.test_count(); ++t)
+      if (s.coverage().covers(t, e)) tests_of[s.element_name(e)].insert(s.tests()[t].name);
+  }
+  EXPECT_EQ(tests_of["TypeParam=int"], (std::set<std::string>{"TypedCalc/0.Positive"}));
+  EXPECT_EQ(tests_of["TypeParam=long"], (std::set<std::string>{"TypedCalc/1.Positive"}));
+  EXPECT_EQ(tests_of["GetParam()=1"], (std::set<std::string>{"Small/AddParam.Works/1"}));
+  EXPECT_EQ(tests_of["DLFL_TEST_BACKEND="].size(), 7u);
+  EXPECT_EQ(tests_of.size(), 5u);
+  EXPECT_DOUBLE_EQ(test_named(s, "Calc.AbsNegative").failure_weight, 1.0);  // failed both runs
+}
+
+}  // namespace
+}  // namespace dlfl::testing
