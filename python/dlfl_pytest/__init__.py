@@ -139,6 +139,18 @@ class Runtime:
         self.lib.dlfl_rt_begin_test.restype = ctypes.c_int
         self.lib.dlfl_rt_end_test.argtypes = [ctypes.c_int]
         self.lib.dlfl_rt_end_test.restype = ctypes.c_int
+        self.lib.dlfl_rt_probe_count.restype = ctypes.c_uint64
+        self.lib.dlfl_rt_file_path.restype = ctypes.c_char_p
+
+    def drop_if_unused(self):
+        """Removes the snapshot when no instrumented code registered a probe (pure Python
+        tests): `dlfl collect --pytest-run` then needs no probe map."""
+        path = self.lib.dlfl_rt_file_path()
+        if self.lib.dlfl_rt_probe_count() == 0 and path:
+            try:
+                os.remove(path.decode())
+            except OSError:
+                pass
 
     def begin(self, name):
         self.lib.dlfl_rt_begin_test(name.encode("utf-8"))
@@ -264,6 +276,8 @@ class DlflPlugin:
         if self.coverage:
             self.coverage.stop()
             self.coverage.save()
+        if self.runtime:
+            self.runtime.drop_if_unused()
         if self.worker is None:
             self.write_outputs()
 
