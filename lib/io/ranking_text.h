@@ -25,6 +25,10 @@ std::string readable_count(double count);
 
 // "executed by 23 of 23 failing and 0 of 414 passing tests" for element `e`.
 std::string execution_summary(const Counts& counts, std::uint32_t e);
+// "passed", "failed", "crashed", "timed out" or "flaky": a test's outcome for people.
+std::string_view outcome_text(const TestCase& test) noexcept;
+// What the ranked elements are ("line", "function", ...; "element" when unknown).
+std::string element_word(const RankingWriteOptions& options);
 // "no tie" or "tie 2..4".
 std::string tie_text(const RankedElement& r);
 

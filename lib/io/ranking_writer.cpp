@@ -47,6 +47,21 @@ std::string execution_summary(const Counts& counts, std::uint32_t e) {
                      readable_count(counts.ep[e] + counts.np[e]));
 }
 
+std::string_view outcome_text(const TestCase& test) noexcept {
+  switch (test.status) {
+    case TestStatus::crashed: return "crashed";
+    case TestStatus::timed_out: return "timed out";
+    case TestStatus::flaky: return "flaky";
+    case TestStatus::failed: return "failed";
+    case TestStatus::passed: break;
+  }
+  return test.failed() ? "failed" : "passed";
+}
+
+std::string element_word(const RankingWriteOptions& options) {
+  return options.granularity.empty() ? "element" : std::string(options.granularity);
+}
+
 std::string tie_text(const RankedElement& r) {
   return r.best == r.worst ? std::string("no tie") : fmt::format("tie {}..{}", r.best, r.worst);
 }

@@ -44,7 +44,7 @@ class GithubRankingWriter final : public RankingWriter {
   void write(std::ostream& out, const Spectrum& spectrum, std::span<const FormulaRanking> rankings,
              const RankingWriteOptions& options) const override {
     const Counts& counts = required_counts(options, spectrum, "github");
-    const std::string what = options.granularity.empty() ? "element" : std::string(options.granularity);
+    const std::string what = element_word(options);
     for (const auto& ranking : rankings) {
       for (const auto& r : ranking.ranking) {
         const auto e = r.element;

@@ -36,15 +36,6 @@ std::vector<std::string> source_lines(const std::filesystem::path& path, std::si
   return lines;
 }
 
-std::string_view outcome_name(const TestCase& t) {
-  switch (t.status) {
-    case TestStatus::crashed: return "crashed";
-    case TestStatus::timed_out: return "timed out";
-    case TestStatus::flaky: return "flaky";
-    case TestStatus::failed: return "failed";
-    default: return t.failed() ? "failed" : "passed";
-  }
-}
 
 const char* const kStyle = R"CSS(
 body{font:13px/1.35 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
@@ -254,11 +245,11 @@ class HtmlRankingWriter final : public RankingWriter {
     for (const auto& t : spectrum.tests()) {
       failing += t.failed();
       flaky += t.status == TestStatus::flaky;
-      tests.push_back({t.name, outcome_name(t), t.failure_weight, t.message});
+      tests.push_back({t.name, outcome_text(t), t.failure_weight, t.message});
     }
     const Json data = {
         {"summary",
-         {{"granularity", options.granularity.empty() ? "element" : std::string(options.granularity)},
+         {{"granularity", element_word(options)},
           {"tie_rule", tie_rule_name(options.tie_rule)},
           {"elements", spectrum.element_count()},
           {"tests", spectrum.test_count()},

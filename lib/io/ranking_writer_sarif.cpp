@@ -52,14 +52,6 @@ Json json_number(double value) {
   return value;
 }
 
-std::string_view status_text(const TestCase& t) {
-  switch (t.status) {
-    case TestStatus::crashed: return "crashed";
-    case TestStatus::timed_out: return "timed out";
-    case TestStatus::flaky: return "flaky";
-    default: return "failed";
-  }
-}
 
 Json tool_descriptor(std::span<const FormulaRanking> rankings, const RankingWriteOptions& options) {
   Json rules = Json::array();
@@ -91,7 +83,7 @@ class SarifRankingWriter final : public RankingWriter {
   void write(std::ostream& out, const Spectrum& spectrum, std::span<const FormulaRanking> rankings,
              const RankingWriteOptions& options) const override {
     const Counts& counts = required_counts(options, spectrum, "sarif");
-    const std::string what = options.granularity.empty() ? "element" : std::string(options.granularity);
+    const std::string what = element_word(options);
     std::size_t failing = 0, flaky = 0;
     for (const auto& t : spectrum.tests()) {
       failing += t.failed();
@@ -171,7 +163,7 @@ class SarifRankingWriter final : public RankingWriter {
       if (!test.failed()) continue;
       if (++failing_covering > kSarifRelatedTests) continue;
       related.push_back({{"id", failing_covering},
-                         {"message", {{"text", fmt::format("{} test {} executed this {}", status_text(test),
+                         {"message", {{"text", fmt::format("{} test {} executed this {}", outcome_text(test),
                                                            test.name, what)}}}});
     }
 
