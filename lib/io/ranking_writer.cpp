@@ -69,7 +69,9 @@ std::string tie_text(const RankedElement& r) {
 std::string report_path(std::string_view file, const std::filesystem::path& root) {
   std::filesystem::path path{std::string(file)};
   if (!root.empty() && path.is_absolute()) {
-    const auto relative = path.lexically_normal().lexically_relative(root.lexically_normal());
+    std::error_code ec;  // absolute() only fails without a current directory
+    const auto base = std::filesystem::absolute(root, ec).lexically_normal();
+    const auto relative = path.lexically_normal().lexically_relative(base);
     if (!relative.empty() && *relative.begin() != "..") path = relative;
   }
   std::string text = path.generic_string();
