@@ -15,6 +15,7 @@
 
 #include "backend_selection.h"
 #include "dlfl/collect/crash_dump.h"
+#include "dlfl/collect/reference_oracle.h"
 #include "dlfl/collect/test_outcome.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
@@ -117,6 +118,15 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
                                                     .ld_preload = std::getenv("LD_PRELOAD"),
                                                     .asan_options = std::getenv("ASAN_OPTIONS")});
   if (!crash_dump.note.empty()) notes.push_back(crash_dump.note);
+  std::optional<ReferenceOracle> oracle;
+  if (!o.reference_command.empty()) {
+    if (o.source != TestSourceKind::command_template)
+      throw Error("a reference command judges --tests/--cmd suites; GoogleTest and CTest tests judge themselves");
+    oracle.emplace(o.reference_command, o.reference_cache.empty() ? scratch.path() / "reference" : o.reference_cache,
+                   o.timeout);
+    notes.push_back("differential oracle: a test passes when it ends and prints on stdout as `" + o.reference_command +
+                    "` does");
+  }
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(o.jobs ? o.jobs : hardware, tests.size()));
   notes.push_back(fmt::format("{} tests, {} in parallel, {} coverage: {}", tests.size(), jobs,
@@ -165,10 +175,22 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
     spec.env_set.insert(spec.env_set.end(), t.env.begin(), t.env.end());
     spec.timeout = t.timeout.count() > 0 ? t.timeout : o.timeout;
     spec.kill_grace = o.kill_grace;
+    ReferenceResult reference;
+    if (oracle) {
+      reference = oracle->expected(t, &stop);
+      if (stop.load()) return;
+      spec.merge_stderr = false;  // the oracle compares stdout alone, all of it
+      spec.stdout_limit = SIZE_MAX;
+    }
     const ProcessResult run = run_process(spec, &stop);
     if (run.end == ProcessEnd::cancelled) return;
     TestRecord& record = records[i];
     record.outcome = judge_outcome(t, run, spec.timeout, t.gtest ? report : fs::path());
+    // Crashes and time-outs fail as always; otherwise the reference decides.
+    if (oracle && run.end == ProcessEnd::exited && record.outcome.kind != TestOutcome::Kind::crashed) {
+      const auto why = ReferenceOracle::difference(reference, run);
+      record.outcome = why ? TestOutcome{TestOutcome::Kind::failed, *why} : TestOutcome{TestOutcome::Kind::passed, {}};
+    }
     record.runtime = run.wall;
     if (record.outcome.in_spectrum()) {
       if (streaming) {

@@ -158,6 +158,20 @@ std::string shell_quote(std::string_view text) {
   return out + "'";
 }
 
+std::string instantiate_command(std::string_view command_template, std::string_view name) {
+  std::string command;
+  const std::string quoted = shell_quote(name);
+  std::size_t pos = 0;
+  for (;;) {
+    const auto hole = command_template.find("{}", pos);
+    command.append(command_template.substr(pos, hole - pos));
+    if (hole == std::string_view::npos) break;
+    command += quoted;
+    pos = hole + 2;
+  }
+  return command;
+}
+
 std::vector<TestCommand> make_template_commands(const std::vector<std::string>& names,
                                                 std::string_view command_template) {
   if (command_template.find("{}") == std::string_view::npos)
@@ -165,19 +179,9 @@ std::vector<TestCommand> make_template_commands(const std::vector<std::string>& 
   std::vector<TestCommand> tests;
   tests.reserve(names.size());
   for (const auto& name : names) {
-    std::string command;
-    const std::string quoted = shell_quote(name);
-    std::size_t pos = 0;
-    for (;;) {
-      const auto hole = command_template.find("{}", pos);
-      command.append(command_template.substr(pos, hole - pos));
-      if (hole == std::string_view::npos) break;
-      command += quoted;
-      pos = hole + 2;
-    }
     TestCommand t;
     t.name = name;
-    t.argv = {"/bin/sh", "-c", std::move(command)};
+    t.argv = {"/bin/sh", "-c", instantiate_command(command_template, name)};
     t.through_shell = true;
     tests.push_back(std::move(t));
   }

@@ -196,6 +196,37 @@ TEST(CollectGcov, NameListAndCommandTemplate) {
   EXPECT_EQ(covered_lines(s, "4", kCalc), (Lines{16, 17, 20}));
 }
 
+TEST(CollectGcov, DifferentialOracleJudgesByTheReferencesOutputAndStatus) {
+  TempDir dir;
+  write_text(dir / "names", "print:4\nprint:-4\n-4\nabort:-4\n");
+  // The reference prints |N| for print:N and exits 0 with nothing printed otherwise; it
+  // counts its runs in `ran`, so the cached second collection must not run it again.
+  const std::string reference = "echo run >> " + (dir / "ran").string() +
+                                "; case {} in print:*) echo {} | sed 's/^print:-*//';; esac";
+  const std::string args = "--tests " + (dir / "names").string() + " --cmd '" + mini("gcc", "calc_cli") +
+                           " {}' --coverage gcov " + common_args() + " --reference-cmd \"" + reference +
+                           "\" --reference-cache " + (dir / "cache").string();
+  for (int round = 0; round < 2; ++round) {
+    const Collected c = collect(dir, args);
+    ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+    const Spectrum& s = *c.spectrum;
+    EXPECT_FALSE(test_named(s, "print:4").failed());
+    EXPECT_EQ(test_named(s, "print:-4").status, TestStatus::failed);
+    EXPECT_THAT(test_named(s, "print:-4").message,
+                HasSubstr("stdout differs from the reference's at line 1: '-4' instead of '4'"));
+    EXPECT_THAT(test_named(s, "-4").message, HasSubstr("exit status 1, the reference's exit status 0"));
+    EXPECT_EQ(test_named(s, "abort:-4").status, TestStatus::crashed);  // crashes fail as always
+    EXPECT_EQ(covered_lines(s, "print:-4", kCalc), (Lines{16, 17, 18}));
+    EXPECT_THAT(c.run.err, HasSubstr("differential oracle"));
+  }
+  EXPECT_EQ(slurp(dir / "ran"), "run\nrun\nrun\nrun\n");  // once per test, then cached
+
+  // GoogleTest tests judge themselves: the oracle is refused in one line, exit 2.
+  const Collected g = collect(dir, "--gtest " + mini("gcc") + " " + common_args() + " --reference-cmd 'true {}'");
+  EXPECT_EQ(g.run.exit_code, 2);
+  EXPECT_THAT(g.run.err, HasSubstr("a reference command judges --tests/--cmd suites"));
+}
+
 #if DLFL_COLLECT_HAVE_CLANG
 TEST(CollectLlvm, ContinuousModeKeepsCoverageOfKilledTests) {
   const auto info = collect::probe_binary(mini("clang"));

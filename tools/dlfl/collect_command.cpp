@@ -467,6 +467,15 @@ void add_collect_command(CLI::App& app) {
                   "auto (default: from the binaries)")
       ->check(CLI::IsMember({"auto", "gcov", "llvm"}, CLI::ignore_case))
       ->group("Coverage");
+  cmd->add_option("--reference-cmd", c.reference_command,
+                  "With --tests/--cmd: a differential oracle. This command template ({} = the test name) runs the "
+                  "reference (original) program once per test; a test passes when the program under test exits with "
+                  "the same status and prints the same stdout (crashes and timeouts fail as always)")
+      ->group("Oracle");
+  cmd->add_option("--reference-cache", c.reference_cache,
+                  "With --reference-cmd: keep the reference's results in DIR and reuse them in later runs (e.g. one "
+                  "per faulty version); default: this run only")
+      ->group("Oracle");
   cmd->add_option("--crash-handler", o->crash_handler,
                   "auto (default): preload dlfl's crash handler into gcov/llvm tests, so a test killed by a signal "
                   "(SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or by --timeout's SIGTERM still writes the coverage it "

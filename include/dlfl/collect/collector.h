@@ -28,6 +28,12 @@ struct CollectOptions {
   std::filesystem::path ctest_dir;     // source ctest
   std::filesystem::path test_list;     // source command_template: names, one a line
   std::string command_template;        //   and the command, `{}` = the name
+  // command_template: a differential oracle (reference_oracle.h): `{}` is the test name;
+  // a test passes when it ends and prints on stdout as this reference command does.
+  // Empty: the exit status judges. reference_cache: where reference results are kept
+  // across runs (empty: the scratch directory, this run only).
+  std::string reference_command;
+  std::filesystem::path reference_cache;
   // GoogleTest-style filter on test names (`Suite.*:Other.*-*Slow*`); empty: all.
   std::string filter;
 

@@ -79,6 +79,10 @@ std::vector<TestCommand> list_ctest_tests(const std::filesystem::path& build_dir
 // "FILE:LINE: ..." for a duplicate name.
 std::vector<std::string> read_test_list(const std::filesystem::path& file);
 
+// The shell command for one test: every `{}` in the template replaced by the name,
+// single-quoted for /bin/sh.
+std::string instantiate_command(std::string_view command_template, std::string_view name);
+
 // `/bin/sh -c TEMPLATE` with every `{}` replaced by the name, single-quoted for the
 // shell (so names with blanks or quotes are one word and never code). Throws dlfl::Error
 // when the template has no `{}`.
