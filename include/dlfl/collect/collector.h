@@ -89,8 +89,8 @@ struct CollectResult {
 
 // Lists, runs and reads the tests. With runtime coverage the elements are the probe map's
 // lines and each test goes into the spectrum builder as soon as the tests before it are
-// in, so memory beyond the spectrum is bounded by the tests running at once, not the
-// suite. Throws dlfl::Error, after stopping every running
+// in (its coverage list is dropped then; only a test still running holds back the ones
+// after it). Throws dlfl::Error, after stopping every running
 // test and removing the scratch directory, for: a test source that cannot be listed,
 // a filter that keeps no test, binaries without coverage instrumentation, a missing or
 // mismatched coverage tool, unreadable coverage data (naming the test and file), no
