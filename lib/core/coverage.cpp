@@ -29,8 +29,10 @@ Coverage::Coverage(std::size_t tests, Column<std::uint64_t> offsets, Column<std:
   nnz_ = test_ids_.size();
   if (!validate) return;
   for (std::size_t e = 0; e < elements_; ++e) {
-    if (offsets_[e + 1] < offsets_[e])
-      throw Error("coverage: offsets decrease at element " + std::to_string(e));
+    // Both bounds before the ids are looked at: the last offset alone does not bound
+    // the ones before it.
+    if (offsets_[e + 1] < offsets_[e] || offsets_[e + 1] > nnz_)
+      throw Error("coverage: offsets decrease or pass the id array at element " + std::to_string(e));
     const auto ids = sparse_tests_of(e);
     for (std::size_t k = 0; k < ids.size(); ++k) {
       if (ids[k] >= tests)
@@ -48,7 +50,7 @@ Coverage Coverage::dense(std::size_t tests, std::size_t elements, Column<std::ui
   c.tests_ = tests;
   c.elements_ = elements;
   const std::size_t words = c.words_per_element();
-  if (bits.size() != elements * words)
+  if ((words != 0 && elements > bits.size() / words) || bits.size() != elements * words)
     throw Error("coverage: " + std::to_string(bits.size()) + " bit words for " + std::to_string(elements) +
                 " elements of " + std::to_string(words) + " words");
   c.bits_ = std::move(bits);

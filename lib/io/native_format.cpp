@@ -194,6 +194,74 @@ std::span<const T> section_view(const Mapping& map, const SectionEntry& e) {
   return {reinterpret_cast<const T*>(map.data + e.offset), static_cast<std::size_t>(e.items)};
 }
 
+// The known sections of a mapped file, as views into the mapping.
+struct NativeSections {
+  std::span<const char> blob;
+  std::span<const std::uint64_t> string_offsets;
+  std::span<const ElementRecord> elements;
+  std::span<const NativeTestRecord> tests;
+  std::span<const char> test_text;
+  std::span<const std::uint64_t> coverage_offsets;  // empty for dense coverage
+  std::span<const std::uint32_t> coverage_test_ids;
+  std::span<const std::uint64_t> coverage_bits;
+};
+
+// The structural validation of a native file, run on every read whatever the checksum
+// says: a checksum proves the bytes were not damaged in transit, not that the writer was
+// correct (or honest), and every later stage indexes arrays with these ids unchecked.
+// One linear pass over each section, no allocation beyond the test list:
+//  - tests: text ranges inside the test text, status known (here);
+//  - string pool: offsets start at the empty string, ascend, stay inside the blob
+//    (StringPool's constructor);
+//  - elements: string ids in the pool, kind known, failure weights in [0, 1] (Spectrum's);
+//  - coverage: offsets start at 0, ascend and end at the id count; test ids ascending,
+//    unique and below the test count; dense rows of the right size with no bit past the
+//    last test (Coverage's, validate = true).
+// A new section adds its checks here, before the model is built from it.
+Spectrum validated_spectrum(const NativeSections& s, const std::shared_ptr<const void>& keeper,
+                            const std::string& file) {
+  const bool dense = s.coverage_offsets.empty();  // the dense form stores no offsets
+  if (!dense && s.coverage_offsets.size() != s.elements.size() + 1)
+    fail(file, "coverage has " + std::to_string(s.coverage_offsets.size()) + " offsets for " +
+         std::to_string(s.elements.size()) + " elements");
+  if (dense ? !s.coverage_test_ids.empty() : !s.coverage_bits.empty())
+    fail(file, "coverage is stored both sparse and dense");
+
+  std::vector<TestCase> test_list;
+  test_list.reserve(s.tests.size());
+  for (std::size_t t = 0; t < s.tests.size(); ++t) {
+    const auto& r = s.tests[t];
+    auto in_text = [&](std::uint64_t offset, std::uint64_t size) {
+      return offset <= s.test_text.size() && size <= s.test_text.size() - offset;
+    };
+    if (!in_text(r.name_offset, r.name_size) || !in_text(r.message_offset, r.message_size))
+      fail(file, "test " + std::to_string(t) + ": text out of bounds");
+    if (r.status > static_cast<std::uint8_t>(TestStatus::flaky))
+      fail(file, "test " + std::to_string(t) + ": unknown status " + std::to_string(r.status));
+    TestCase test;
+    test.name.assign(s.test_text.data() + r.name_offset, r.name_size);
+    test.message.assign(s.test_text.data() + r.message_offset, r.message_size);
+    test.failure_weight = r.failure_weight;
+    test.status = static_cast<TestStatus>(r.status);
+    test.runtime_ns = r.runtime_ns;
+    test_list.push_back(std::move(test));
+  }
+
+  // The model's constructors hold the remaining checks, so a file cannot build anything
+  // that code built in memory could not; their messages get the file name in front.
+  try {
+    StringPool pool(s.blob, s.string_offsets, keeper);
+    Coverage coverage =
+        dense ? Coverage::dense(s.tests.size(), s.elements.size(), Column<std::uint64_t>(s.coverage_bits, keeper))
+              : Coverage(s.tests.size(), Column<std::uint64_t>(s.coverage_offsets, keeper),
+                         Column<std::uint32_t>(s.coverage_test_ids, keeper));
+    return Spectrum(std::move(pool), Column<ElementRecord>(s.elements, keeper), std::move(test_list),
+                    std::move(coverage));
+  } catch (const Error& e) {
+    throw Error(file, 0, e.what());
+  }
+}
+
 }  // namespace
 
 bool has_native_magic(const fs::path& path) noexcept {
@@ -291,55 +359,17 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
   for (std::uint32_t id = 1; id <= kSectionIds; ++id)
     if (!found[id]) fail(file, "missing section '" + std::string(kSectionNames[id]) + "'");
 
-  const auto blob = section_view<char>(map, *found[string_blob]);
-  const auto string_offs = section_view<std::uint64_t>(map, *found[string_offsets]);
-  const auto records = section_view<ElementRecord>(map, *found[elements]);
-  const auto test_records = section_view<NativeTestRecord>(map, *found[tests]);
-  const auto text = section_view<char>(map, *found[test_text]);
-  const auto element_offsets = section_view<std::uint64_t>(map, *found[coverage_offsets]);
-  const auto test_ids = section_view<std::uint32_t>(map, *found[coverage_indices]);
-  const auto bit_words = section_view<std::uint64_t>(map, *found[coverage_bits]);
-  const bool dense = element_offsets.empty();  // the dense form stores no offsets
-
-  if (!dense && element_offsets.size() != records.size() + 1)
-    fail(file, "coverage has " + std::to_string(element_offsets.size()) + " offsets for " +
-         std::to_string(records.size()) + " elements");
-
-  std::vector<TestCase> test_list;
-  test_list.reserve(test_records.size());
-  for (std::size_t t = 0; t < test_records.size(); ++t) {
-    const auto& r = test_records[t];
-    auto in_text = [&](std::uint64_t offset, std::uint64_t size) {
-      return offset <= text.size() && size <= text.size() - offset;
-    };
-    if (!in_text(r.name_offset, r.name_size) || !in_text(r.message_offset, r.message_size))
-      fail(file, "test " + std::to_string(t) + ": text out of bounds");
-    if (r.status > static_cast<std::uint8_t>(TestStatus::flaky))
-      fail(file, "test " + std::to_string(t) + ": unknown status " + std::to_string(r.status));
-    TestCase test;
-    test.name.assign(text.data() + r.name_offset, r.name_size);
-    test.message.assign(text.data() + r.message_offset, r.message_size);
-    test.failure_weight = r.failure_weight;
-    test.status = static_cast<TestStatus>(r.status);
-    test.runtime_ns = r.runtime_ns;
-    test_list.push_back(std::move(test));
-  }
-
-  // The model's own constructors validate what is left (pool offsets, coverage structure,
-  // string ids, kinds, weights); their messages get the file name in front.
-  try {
-    StringPool pool(blob, string_offs, map.keeper);
-    Coverage coverage =
-        dense ? Coverage::dense(test_records.size(), records.size(), Column<std::uint64_t>(bit_words, map.keeper),
-                                /*validate=*/!options.verify_checksum)
-              : Coverage(test_records.size(), Column<std::uint64_t>(element_offsets, map.keeper),
-                         Column<std::uint32_t>(test_ids, map.keeper),
-                         /*validate=*/!options.verify_checksum);
-    return Spectrum(std::move(pool), Column<ElementRecord>(records, map.keeper),
-                    std::move(test_list), std::move(coverage));
-  } catch (const Error& e) {
-    throw Error(file, 0, e.what());
-  }
+  const NativeSections sections{
+      section_view<char>(map, *found[string_blob]),
+      section_view<std::uint64_t>(map, *found[string_offsets]),
+      section_view<ElementRecord>(map, *found[elements]),
+      section_view<NativeTestRecord>(map, *found[tests]),
+      section_view<char>(map, *found[test_text]),
+      section_view<std::uint64_t>(map, *found[coverage_offsets]),
+      section_view<std::uint32_t>(map, *found[coverage_indices]),
+      section_view<std::uint64_t>(map, *found[coverage_bits]),
+  };
+  return validated_spectrum(sections, map.keeper, file);
 }
 
 }  // namespace dlfl::io

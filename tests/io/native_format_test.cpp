@@ -203,6 +203,61 @@ TEST(NativeFormat, UnverifiedReadStillRejectsBrokenStructure) {
   EXPECT_TRUE(starts_with(message, (dir / "bad.dlfl").string() + ": coverage:")) << message;
 }
 
+// A writer that got the structure wrong still computes a valid checksum: these are
+// the issue #14 reproducers (rank and convert crashed on them). The spectra are built
+// without validation, written, and must be refused on reading, checksum or not.
+Spectrum spectrum_with(Coverage coverage) {
+  StringPool pool;
+  std::vector<ElementRecord> records(coverage.elements());
+  std::vector<TestCase> tests;
+  for (std::size_t t = 0; t < coverage.tests(); ++t) tests.push_back(TestCase::pass("T" + std::to_string(t)));
+  return Spectrum(std::move(pool), std::move(records), std::move(tests), std::move(coverage));
+}
+
+TEST(NativeFormat, ValidChecksumDoesNotExcuseBrokenStructure) {
+  TempDir dir;
+  struct Case {
+    std::string name;
+    Coverage coverage;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"test id past the test count", Coverage(2, std::vector<std::uint64_t>{0, 1, 2}, std::vector<std::uint32_t>{0, 7}, false),
+       "coverage: element 1 is covered by test 7 of 2"},
+      {"decreasing offsets", Coverage(2, std::vector<std::uint64_t>{0, 2, 1, 2}, std::vector<std::uint32_t>{0, 1}, false),
+       "coverage: offsets decrease or pass the id array at element 1"},
+      {"offset past the ids", Coverage(2, std::vector<std::uint64_t>{0, 9, 2}, std::vector<std::uint32_t>{0, 1}, false),
+       "coverage: offsets decrease or pass the id array at element 0"},
+      {"unsorted ids", Coverage(2, std::vector<std::uint64_t>{0, 2}, std::vector<std::uint32_t>{1, 0}, false),
+       "coverage: tests of element 0 are not sorted and unique"},
+      {"tail bits", Coverage::dense(3, 1, std::vector<std::uint64_t>{0b1001}, false),
+       "coverage: element 0 is covered by a test past the last"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    write_native(spectrum_with(c.coverage), dir / "bad.dlfl");
+    for (const bool checksum : {true, false}) {
+      const std::string message = error_of(dir / "bad.dlfl", {.verify_checksum = checksum});
+      EXPECT_EQ(message, (dir / "bad.dlfl").string() + ": " + c.expected);
+    }
+  }
+}
+
+TEST(NativeFormat, ElementNamingAStringOutsideThePoolIsRefused) {
+  TempDir dir;
+  write_native(flaky_spectrum(), dir / "s.dlfl");
+  std::string bytes = read_file(dir / "s.dlfl");
+  // Section table entry 3 (elements) at 32 + 2 * 32; its offset field at +8. The first
+  // record's file id is its first 4 bytes.
+  std::uint64_t elements_at = 0;
+  std::memcpy(&elements_at, bytes.data() + 32 + 2 * 32 + 8, 8);
+  const std::uint32_t missing = 1000;
+  std::memcpy(bytes.data() + elements_at, &missing, 4);
+  write_file(dir / "bad.dlfl", bytes);
+  EXPECT_EQ(error_of(dir / "bad.dlfl", {.verify_checksum = false}),
+            (dir / "bad.dlfl").string() + ": spectrum: element 0 names a string that does not exist");
+}
+
 TEST(NativeFormat, BadMagicIsNotANativeSpectrum) {
   TempDir dir;
   write_file(dir / "text.dlfl", "name\nthis is not a native spectrum at all, clearly\n");

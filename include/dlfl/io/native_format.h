@@ -52,8 +52,10 @@ struct NativeTestRecord {
 static_assert(sizeof(NativeTestRecord) == 56);
 
 struct NativeReadOptions {
-  // Skipping the checksum saves one pass over the file; the structure is then validated
-  // in full instead (O(nnz)), so a corrupt file still cannot cause out-of-bounds reads.
+  // The checksum is a transit check (damaged bytes); skipping it saves one pass over the
+  // file. The structure is validated on every read regardless (ids in range, offsets
+  // monotone and bounded, no stray tail bits, string ids in the pool), so neither a
+  // damaged nor a wrongly written file can cause out-of-bounds reads later.
   bool verify_checksum = true;
 };
 
@@ -61,7 +63,8 @@ struct NativeReadOptions {
 // element table and coverage arrays are views into the mapping (Column::is_view()); the
 // mapping lives until the last of those views is gone. Only the test list is copied.
 // Throws dlfl::Error(path, 0, "...") for a file that cannot be read, is truncated, has a
-// bad magic, an unsupported version, a section out of bounds or a checksum mismatch.
+// bad magic, an unsupported version, a section out of bounds, a checksum mismatch or a
+// broken structure (even under a valid checksum).
 Spectrum read_native(const std::filesystem::path& path, const NativeReadOptions& options = {});
 
 // Writes `spectrum` atomically (AtomicFile). Throws dlfl::Error(path, 0, ...) on failure.
