@@ -1,21 +1,13 @@
 // Worker copies of a subject and seeding one file (include/dlfl/bench/work_tree.h).
 #include "dlfl/bench/work_tree.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::bench {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string(), 0, "cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_text(const std::filesystem::path& path) { return io::read_file_bytes(path); }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   io::AtomicFile out(path);

@@ -1,6 +1,7 @@
 // Runtime snapshot slots + a probe map -> a line spectrum (see runtime_spectrum.h).
 #include "runtime_spectrum.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -91,7 +92,12 @@ ProbeElements::ProbeElements(const instrument::ProbeMap& map, bool absolute_path
     element_of_line[key] = static_cast<std::uint32_t>(elements_.size());
     elements_.push_back({key.first, key.second, map.functions[function]});
   }
-  elements_of_probe_.resize(map.probe_count);
+  // Sized by the sites the map lists, not by the count it declares: a map claiming 4
+  // billion probes in a few bytes must not allocate for them (probes without a site
+  // reach no element either way).
+  std::size_t probes_with_sites = 0;
+  for (const auto& s : map.sites) probes_with_sites = std::max<std::size_t>(probes_with_sites, s.probe + std::size_t{1});
+  elements_of_probe_.resize(probes_with_sites);
   for (const auto& s : map.sites)
     if (files[s.file]) elements_of_probe_[s.probe].push_back(element_of_line.at({*files[s.file], s.line}));
 }

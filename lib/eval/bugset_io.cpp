@@ -1,22 +1,10 @@
 // Private helpers of the bug-set readers: whole-file reads and an RFC 4180 CSV parser.
 #include "bugset_io.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::eval::detail {
-
-std::string read_file_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(path.string(), 0, "read error");
-  return bytes;
-}
 
 std::string_view trim_blanks(std::string_view text) noexcept {
   constexpr std::string_view blanks = " \t\r\n";
@@ -27,7 +15,7 @@ std::string_view trim_blanks(std::string_view text) noexcept {
 }
 
 std::vector<CsvRecord> parse_csv(std::string_view text, const std::string& source_name) {
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  text = io::without_bom(text);
   std::vector<CsvRecord> records;
   CsvRecord record;
   std::string field;
@@ -60,6 +48,7 @@ std::vector<CsvRecord> parse_csv(std::string_view text, const std::string& sourc
       } else {
         if (c == '\n') ++line;
         field.push_back(c);
+        if (field.size() > io::kMaxFieldBytes) io::check_field_size(field.size(), "quoted field", source_name, quote_line);
       }
       continue;
     }
@@ -85,6 +74,7 @@ std::vector<CsvRecord> parse_csv(std::string_view text, const std::string& sourc
       default:
         field.push_back(c);
         record_has_content = true;
+        if (field.size() > io::kMaxFieldBytes) io::check_field_size(field.size(), "field", source_name, line);
     }
   }
   if (in_quotes) throw Error(source_name, quote_line, "quoted field is never closed");

@@ -6,10 +6,12 @@
 #include <string_view>
 #include <vector>
 
+#include "dlfl/io/text_file.h"
+
 namespace dlfl::eval::detail {
 
-// The file's bytes; throws dlfl::Error "PATH: cannot read ..." on failure.
-std::string read_file_bytes(const std::filesystem::path& path);
+// The file's bytes; throws dlfl::Error "PATH: ..." (a directory, unreadable) on failure.
+using io::read_file_bytes;
 
 // One CSV record and the 1-based line it starts on (for messages).
 struct CsvRecord {

@@ -2,13 +2,14 @@
 #include "dlfl/eval/bugset_manifest.h"
 
 #include <algorithm>
-#include <fstream>
+#include <sstream>
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::eval {
 namespace {
@@ -187,7 +188,8 @@ BugReport parse_manifest_line(std::string_view line, const std::string& source_n
   Json value;
   try {
     value = Json::parse(line.begin(), line.end());
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {
+    // parse_error, and out_of_range for a number beyond a double (1e400).
     reader.fail(std::string("invalid JSON: ") + error.what());
   }
   if (!value.is_object()) reader.fail("a manifest line must be a JSON object");
@@ -220,6 +222,7 @@ std::vector<BugReport> read_manifest(std::istream& in, const std::string& source
   std::set<std::string> ids;
   std::string line;
   for (std::size_t line_number = 1; std::getline(in, line); ++line_number) {
+    if (line_number == 1) line.erase(0, line.size() - io::without_bom(line).size());
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     bugs.push_back(parse_manifest_line(line, source_name, line_number));
     if (!ids.insert(bugs.back().id).second)
@@ -230,8 +233,7 @@ std::vector<BugReport> read_manifest(std::istream& in, const std::string& source
 }
 
 std::vector<BugReport> read_manifest(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string(), 0, "cannot open");
+  std::istringstream in(io::read_text_file(path));
   return read_manifest(in, path.string());
 }
 

@@ -102,6 +102,8 @@ void write_probe_map(const ProbeMap& map, const std::filesystem::path& path) {
 
 ProbeMap read_probe_map(const std::filesystem::path& path) {
   const std::string name = path.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(name, 0, "is a directory, expected a probe map file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(name, 0, "cannot open the probe map");
   ProbeMap map;
@@ -110,6 +112,9 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
   std::size_t line = 0;
   while (std::getline(in, text)) {
     ++line;
+    // Maps edited or checked out on Windows: CRLF line ends and a byte-order mark.
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (line == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
     if (text.empty() || text[0] == '#') continue;
     const auto f = split_tabs(text);
     const std::string_view kind = f[0];
@@ -159,6 +164,7 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
       throw Error(name, line, "unknown record '" + std::string(kind) + "'");
     }
   }
+  if (in.bad()) throw Error(name, 0, "cannot read the probe map");
   if (!magic) throw Error(name, 0, "empty file, not a dlfl probe map");
   return map;
 }

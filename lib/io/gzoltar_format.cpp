@@ -83,6 +83,7 @@ std::vector<TestCase> read_tests_csv(const fs::path& path) {
   bool trace_open = false;
   std::size_t blank_lines = 0;  // kept for traces that go on after a blank line
   while (lines.next(line)) {
+    check_field_size(line.size(), "line", file, lines.line_number());
     if (!split_test_line(line, record)) {
       if (line.empty()) {
         ++blank_lines;

@@ -1,42 +1,11 @@
 // Text pieces shared by GZoltar's two layouts: files, lines, matrix rows, element names.
 #include "gzoltar_text.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
-#include <system_error>
 
 #include "dlfl/error.h"
 
 namespace dlfl::io::detail {
-
-std::string read_text_file(const std::filesystem::path& path) {
-  auto fail = [&](int err) -> std::string {
-    throw Error(path.string(), 0, "cannot read: " + std::system_category().message(err));
-  };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fail(errno);
-  struct stat st {};
-  std::string text;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) text.reserve(static_cast<std::size_t>(st.st_size));
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      return fail(err);
-    }
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return text;
-}
 
 bool LineReader::next(std::string_view& line) {
   if (pos_ >= text_.size()) return false;
@@ -177,6 +146,7 @@ void add_spectra_lines(LineReader& lines, const std::string& file, SpectrumBuild
       continue;
     }
     if (blank_run_start != 0) throw Error(file, blank_run_start, "empty element name");
+    check_field_size(line.size(), "element name", file, lines.line_number());
     const auto id = add_element_by_name(builder, line, &bug);
     if (marks != nullptr && !bug.empty()) marks->push_back({id, bug});
   }

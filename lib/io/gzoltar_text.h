@@ -11,13 +11,13 @@
 
 #include "dlfl/error.h"
 #include "dlfl/io/gzoltar_format.h"
+#include "dlfl/io/text_file.h"
 #include "dlfl/spectrum.h"
 
 namespace dlfl::io::detail {
 
-// The whole file as one string (one read, so parsing is pointer walking, not iostream
-// extraction). Throws dlfl::Error(path, 0, "cannot read: ...") when it cannot be opened.
-std::string read_text_file(const std::filesystem::path& path);
+// The whole file as one string, BOM dropped (include/dlfl/io/text_file.h).
+using io::read_text_file;
 
 // Splits a buffer into lines without copying; strips a trailing '\r' (files written on
 // Windows). line_number() is 1-based and names the line last returned.

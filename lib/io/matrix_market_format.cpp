@@ -2,6 +2,7 @@
 #include "dlfl/io/matrix_market_format.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -111,7 +112,13 @@ Spectrum read_matrix_market(const fs::path& mtx) {
       throw Error(file, lines.line_number(), "entry (" + std::string(w[0]) + ", " + std::string(w[1]) + ") is outside the " +
                                                  std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
     ++seen;
-    if (has_values && parse_number<double>(w[2], file, lines.line_number(), "a value") == 0.0) continue;
+    if (has_values) {
+      // nan compares unequal to 0 and would count as covered; inf is no coverage count.
+      const double value = parse_number<double>(w[2], file, lines.line_number(), "a value");
+      if (!std::isfinite(value))
+        throw Error(file, lines.line_number(), "value '" + std::string(w[2]) + "' is not a finite number");
+      if (value == 0.0) continue;
+    }
     by_test[r - 1].push_back(static_cast<std::uint32_t>(c - 1));
   }
   if (seen != entries)

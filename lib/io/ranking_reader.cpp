@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 #include "gzoltar_text.h"
 #include "ranking_reader_text.h"
 
@@ -28,7 +29,6 @@ std::string_view trim(std::string_view text) noexcept {
   return text.substr(first, last - first + 1);
 }
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 constexpr std::string_view kGzoltarSuffix = ".ranking.csv";
 
 }  // namespace
@@ -77,7 +77,7 @@ std::optional<RankingFileFormat> parse_ranking_file_format(std::string_view name
 }
 
 RankingFileFormat detect_ranking_format(std::string_view text, const std::string& source_name) {
-  if (text.starts_with(kBom)) text.remove_prefix(kBom.size());
+  text = without_bom(text);
   const std::string_view body = trim(text);
   if (body.starts_with('{')) return RankingFileFormat::json;
   const std::string header = lower(trim(body.substr(0, body.find('\n'))));
@@ -99,7 +99,7 @@ RankingFileFormat detect_ranking_format(std::string_view text, const std::string
 
 std::vector<ReadRanking> parse_rankings(std::string_view text, RankingFileFormat format,
                                         const std::string& source_name) {
-  if (text.starts_with(kBom)) text.remove_prefix(kBom.size());
+  text = without_bom(text);
   std::vector<ReadRanking> rankings;
   switch (format) {
     case RankingFileFormat::csv: rankings = detail::parse_csv_rankings(text, source_name); break;

@@ -5,13 +5,14 @@
 #include <optional>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 #include "ranking_reader_text.h"
 
 namespace dlfl::io::detail {
 
 CsvRecordReader::CsvRecordReader(std::string_view text, const std::string& source)
     : text_(text), source_(source) {
-  if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);
+  text_ = without_bom(text_);
 }
 
 bool CsvRecordReader::next(std::vector<std::string>& fields) {
@@ -41,12 +42,16 @@ bool CsvRecordReader::next(std::vector<std::string>& fields) {
         }
         if (c == '\n') ++line_;
         field.push_back(c);
+        if (field.size() > kMaxFieldBytes) check_field_size(field.size(), "quoted field", source_, open_line);
       }
       if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' &&
           !(text_[pos_] == '\r' && (pos_ + 1 == text_.size() || text_[pos_ + 1] == '\n')))
         throw Error(source_, line_, "text after a closing quote (a quote inside a field is written \"\")");
     } else {
-      while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n') field.push_back(text_[pos_++]);
+      const std::size_t end = std::min(text_.find_first_of(",\n", pos_), text_.size());
+      check_field_size(end - pos_, "field", source_, line_);
+      field.assign(text_.substr(pos_, end - pos_));
+      pos_ = end;
       if (!field.empty() && field.back() == '\r' && (pos_ >= text_.size() || text_[pos_] == '\n'))
         field.pop_back();
     }

@@ -16,6 +16,7 @@ std::vector<ReadRanking> parse_gzoltar_ranking(std::string_view text, const std:
   ReadRanking ranking;  // the formula comes from the file name (read_rankings)
   while (lines.next(line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    check_field_size(line.size(), "line", source, lines.line_number());
     if (!header) {
       std::string h(line);
       std::transform(h.begin(), h.end(), h.begin(),

@@ -202,7 +202,7 @@ TEST(CompareCommand, BadInputIsOneLineAndExitTwo) {
   EXPECT_THAT(groups.err, HasSubstr("give one --group per --input"));
   const RunResult missing = run_dlfl("compare -i " + (dir / "none.csv").string());
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_THAT(missing.err, StartsWith("dlfl: error: " + (dir / "none.csv").string() + ": cannot open"));
+  EXPECT_THAT(missing.err, StartsWith("dlfl: error: " + (dir / "none.csv").string() + ": cannot read: No such file or directory"));
 }
 
 }  // namespace

@@ -105,6 +105,10 @@ TEST(BugsetManifest, ErrorsNameFileAndLine) {
               HasSubstr("not a line number"));
   EXPECT_EQ(error_of(R"({"id":7,"project":"a","files":[]})"), "m.jsonl:1: member \"id\" is not a string");
   EXPECT_EQ(error_of("[1]"), "m.jsonl:1: a manifest line must be a JSON object");
+  // Issue #14: a number beyond a double escaped as nlohmann's out_of_range (exit 1).
+  EXPECT_THAT(error_of(R"({"id":"a#1","project":"a","files":[],"x":1e400})"), HasSubstr("m.jsonl:1: invalid JSON"));
+  // A BOM before the first line is not JSON but is skipped like in every text reader.
+  EXPECT_EQ(error_of("\xEF\xBB\xBF" + good + "\n"), "");
 }
 
 }  // namespace

@@ -205,9 +205,9 @@ TEST_F(DenchmarkTree, MissingMetadataIsAWarning) {
   const DenchmarkImport result = import_denchmark(root_ / "Denchmark_BRs");
   ASSERT_EQ(result.bugs.size(), 1u);
   ASSERT_EQ(result.warnings.size(), 2u);
-  EXPECT_THAT(result.warnings[0], HasSubstr("report.csv: cannot open"));
+  EXPECT_THAT(result.warnings[0], HasSubstr("report.csv: cannot read: No such file"));
   EXPECT_THAT(result.warnings[0], HasSubstr("(languages left empty)"));
-  EXPECT_THAT(result.warnings[1], HasSubstr("Dataset.xlsx: cannot open"));
+  EXPECT_THAT(result.warnings[1], HasSubstr("Dataset.xlsx: cannot read: No such file"));
 }
 
 TEST_F(DenchmarkTree, StrictModeThrowsNamingTheFile) {

@@ -212,6 +212,28 @@ TEST_F(GzoltarInput, ErrorOutcomeShortRecordsAndCrlfAreAccepted) {
   EXPECT_EQ(s.element_name(0), "a$B#c():1");
 }
 
+// Issue #14: a BOM was accepted by the ranking readers but refused here.
+TEST_F(GzoltarInput, ByteOrderMarksAreSkippedInEveryFile) {
+  write("\xEF\xBB\xBFname\na$B#c():1\n", "\xEF\xBB\xBF" "1 -\n0 +\n",
+        "\xEF\xBB\xBF" + header_ + "p.T#a,FAIL,,\np.T#b,PASS,,\n");
+  const Spectrum s = read();
+  ASSERT_EQ(s.test_count(), 2u);
+  EXPECT_EQ(s.tests()[0].name, "p.T#a");
+  EXPECT_EQ(s.element_name(0), "a$B#c():1");
+}
+
+TEST_F(GzoltarInput, OverlongElementNameIsRefusedWithTheLimit) {
+  write("name\n" + std::string((std::size_t{1} << 20) + 1, 'n') + "\n", "1 -\n", header_ + "p.T#a,FAIL,,\n");
+  EXPECT_EQ(error(), path("spectra.csv") + ":2: element name of 1048577 bytes is longer than the 1 MiB limit");
+}
+
+TEST_F(GzoltarInput, DirectoryInPlaceOfAFileIsNamed) {
+  write("name\na#b:1\n", "1 -\n", header_ + "p.T#a,FAIL,,\n");
+  std::filesystem::remove(dir_ / "tests.csv");
+  std::filesystem::create_directory(dir_ / "tests.csv");
+  EXPECT_EQ(error(), path("tests.csv") + ": is a directory, expected a file");
+}
+
 TEST_F(GzoltarInput, FlitsrFaultMarksAreCutOffAndReported) {
   write("name\norg$A#m():37:1\norg$A#n():38\norg$A#k(int):40:2:3\n", "1 1 1 -\n",
         header_ + "t,FAIL,1,\n");

@@ -34,6 +34,15 @@ TEST(LegacyFormat, ReadsDefects4JStyleFiles) {
   EXPECT_EQ(CoverageRows(s.coverage()).row(1).size(), 2u);
 }
 
+TEST(LegacyFormat, ByteOrderMarksAreSkipped) {
+  TempDir dir;
+  write_file(dir / "spectra", "\xEF\xBB\xBF" "A#1\nA#2\n");
+  write_file(dir / "matrix", "\xEF\xBB\xBF" "1 0 -\n0 1 +\n");
+  const Spectrum s = read_legacy(dir.path());
+  EXPECT_EQ(s.element_name(0), "A#1");
+  EXPECT_EQ(s.test_count(), 2u);
+}
+
 TEST(LegacyFormat, PathMayNameTheMatrixFile) {
   TempDir dir;
   write_file(dir / "spectra", "A#1\n");

@@ -97,6 +97,23 @@ class MatrixMarketErrors : public ::testing::Test {
   TempDir dir;
 };
 
+// Issue #14: nan compared unequal to 0 and counted as coverage.
+TEST_F(MatrixMarketErrors, NanAndInfinityAreNotValues) {
+  for (const std::string value : {"nan", "inf", "-inf", "NAN"})
+    expect_error("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 " + value + "\n", "e.mtx:3:",
+                 "value '" + value + "' is not a finite number");
+}
+
+TEST_F(MatrixMarketErrors, ByteOrderMarksAreSkipped) {
+  write(dir.path() / "e.tests.csv", "\xEF\xBB\xBFname,outcome,failure_weight\na,PASS,0\nb,FAIL,1\n");
+  write(dir.path() / "e.elements.csv", "\xEF\xBB\xBFname\nx.cpp:1\nx.cpp:2\n");
+  write(dir.path() / "e.mtx", "\xEF\xBB\xBF%%MatrixMarket matrix coordinate pattern general\n2 2 1\n2 1\n");
+  const Spectrum s = read_matrix_market(dir.path() / "e.mtx");
+  EXPECT_EQ(s.element_name(0), "x.cpp:1");
+  EXPECT_EQ(s.tests()[0].name, "a");
+  EXPECT_TRUE(s.coverage().covers(1, 0));
+}
+
 TEST_F(MatrixMarketErrors, BadBanner) { expect_error("%%MatrixMarket matrix array real general\n2 2\n", "e.mtx:1:", "coordinate"); }
 TEST_F(MatrixMarketErrors, NoBanner) { expect_error("2 2 0\n", "e.mtx:1:", "banner"); }
 TEST_F(MatrixMarketErrors, RowsDisagreeWithTests) {
