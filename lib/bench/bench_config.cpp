@@ -6,6 +6,7 @@
 
 #include "dlfl/bench/work_tree.h"  // read_text
 #include "dlfl/error.h"
+#include "dlfl/limits.h"
 
 namespace dlfl::bench {
 namespace {
@@ -30,7 +31,7 @@ BenchConfig parse_bench_config(std::string_view text, const std::filesystem::pat
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error; out_of_range for 1e400
     throw Error(name, 0, std::string("not valid JSON: ") + e.what());
   }
   if (!doc.is_object()) throw Error(name, 0, "a benchmark file holds one JSON object");
@@ -62,8 +63,12 @@ BenchConfig parse_bench_config(std::string_view text, const std::filesystem::pat
     config.top_n.clear();
     for (const auto& n : *it) config.top_n.push_back(positive(n, name, "each top N", false));
   }
-  if (const auto it = doc.find("jobs"); it != doc.end())
-    config.jobs = static_cast<unsigned>(positive(*it, name, "\"jobs\"", false));
+  if (const auto it = doc.find("jobs"); it != doc.end()) {
+    const std::uint64_t jobs = positive(*it, name, "\"jobs\"", false);
+    if (jobs > kMaxJobs)
+      throw Error(name, 0, "\"jobs\" is " + std::to_string(jobs) + ", more than the limit of " + std::to_string(kMaxJobs));
+    config.jobs = static_cast<unsigned>(jobs);
+  }
   return config;
 }
 

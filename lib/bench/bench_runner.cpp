@@ -38,16 +38,7 @@ BenchResult run_bench(const BenchOptions& o) {
     if (o.progress) o.progress->note(line);
     else if (o.log) o.log(line);
   };
-  fs::create_directories(o.out_dir);
-  const fs::path work = o.work_dir.empty() ? o.out_dir / "work" : o.work_dir;
-  check_run_configuration(o.out_dir / std::string(kConfigFileName), fingerprint(o.config).dump(),
-                          "benchmark configuration (subjects, max, seed, formulas or top N differ)");
-  ResultsStore store(o.out_dir / std::string(kResultsFileName));
-
-  BenchResult result;
-  result.resumed = store.records().size();
-  const unsigned jobs = std::max(1u, o.config.jobs);
-
+  // The subjects are read before OUT is made, so a bad subject file leaves nothing behind.
   // A subject's name keys its work directory and its faults' records: two subjects of
   // one name would share both and skip each other's faults as done.
   std::map<std::string, fs::path> names;
@@ -58,6 +49,19 @@ BenchResult run_bench(const BenchOptions& o) {
                   "subject name \"" + s.name + "\" is also the name of " + it->second.string() +
                       ": each subject of a benchmark needs its own name");
   }
+
+  fs::create_directories(o.out_dir);
+  const fs::path work = o.work_dir.empty() ? o.out_dir / "work" : o.work_dir;
+  // Paths are bytes, JSON is UTF-8: a subject under a non-UTF-8 path is fingerprinted
+  // with U+FFFD in place of the bad bytes (dump() threw type_error.316).
+  check_run_configuration(o.out_dir / std::string(kConfigFileName),
+                          fingerprint(o.config).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                          "benchmark configuration (subjects, max, seed, formulas or top N differ)");
+  ResultsStore store(o.out_dir / std::string(kResultsFileName));
+
+  BenchResult result;
+  result.resumed = store.records().size();
+  const unsigned jobs = std::max(1u, o.config.jobs);
 
   std::vector<PreparedSubject> subjects;
   try {

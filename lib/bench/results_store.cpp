@@ -44,7 +44,7 @@ std::string record_to_json(const FaultRecord& r) {
   if (!r.failing_tests.empty()) j["failing_tests"] = r.failing_tests;
   if (!r.fix_tests.empty()) j["fix_tests"] = r.fix_tests;
   if (!r.detail.empty()) j["detail"] = r.detail;
-  return j.dump();
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);  // paths may not be UTF-8
 }
 
 FaultRecord parse_record(std::string_view line, const std::string& source, std::size_t line_number) {

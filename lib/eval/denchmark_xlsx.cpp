@@ -53,6 +53,11 @@ class ZipArchive {
     if (entry.method == 0) {
       content.assign(raw);
     } else if (entry.method == 8) {
+      // DEFLATE expands at most ~1032:1: a larger declared size is a lie that would
+      // otherwise be allocated up front (4 GB from a few bytes).
+      if (entry.size > raw.size() * 1032 + 1024)
+        fail(name + ": declares " + std::to_string(entry.size) + " bytes from " + std::to_string(raw.size()) +
+             " compressed, more than DEFLATE can produce");
       content = inflate_raw(raw, entry.size, source_ + " (" + name + ")");
     } else {
       fail(name + ": unsupported compression method " + std::to_string(entry.method));

@@ -108,6 +108,9 @@ std::vector<ReadRanking> parse_json_rankings(std::string_view text, const std::s
     std::string what = e.what();
     if (const auto at = what.find(": "); at != std::string::npos) what = what.substr(at + 2);
     throw Error(source, line_at(text, e.byte == 0 ? 0 : e.byte - 1), "invalid JSON: " + what);
+  } catch (const json::exception& e) {
+    // out_of_range.406: a number beyond a double, such as "score": 1e400.
+    throw Error(source, 0, std::string("invalid JSON: ") + e.what());
   }
   if (!doc.is_object() || !doc.contains("formulas") || !doc["formulas"].is_array())
     throw Error(source, 1, "expected an object with a 'formulas' array");

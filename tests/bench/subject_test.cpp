@@ -71,6 +71,8 @@ TEST(Subject, ErrorsNameTheFileAndTheMistake) {
   EXPECT_THAT(error_of(minimal(R"(, "backend": "valgrind")")), HasSubstr("backend must be"));
   EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 0})")), HasSubstr("number of seconds in (0, 604800]"));
   EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 1e300})")), HasSubstr("number of seconds in (0, 604800]"));
+  // Issue #14: nlohmann's out_of_range escaped as exit 1.
+  EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 1e400})")), HasSubstr(kFile.string() + ": not valid JSON"));
   EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"tset": 1})")), HasSubstr("unknown field \"tset\" in \"timeouts\""));
   EXPECT_THAT(error_of(minimal(R"(, "mutate": {"files": "src"})")), HasSubstr("array of strings"));
   EXPECT_THAT(error_of(R"({"name": "a b", "configure": "x", "build": "y", "test_binary": "t"})"),

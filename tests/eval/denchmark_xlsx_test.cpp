@@ -2,10 +2,12 @@
 // here (stored members), sheet lookup through the workbook relations, and corrupt input.
 #include "dlfl/eval/denchmark_xlsx.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +92,24 @@ TEST(DenchmarkXlsxSheet, ReadsSharedInlineAndNumericCellsAtTheirPositions) {
   EXPECT_TRUE(rows[1].empty());                                                // row 2 absent
   EXPECT_EQ(rows[2], (std::vector<std::string>{"a+b", "2.5", "Tool"}));
   EXPECT_TRUE(read_xlsx_sheet(small_workbook(), "Other", "book.xlsx").empty());
+}
+
+// Issue #14: a member declaring 4 GB was allocated up front, whatever its real size.
+TEST(DenchmarkXlsxSheet, DeclaredSizeBeyondWhatDeflateCanProduceIsRefusedBeforeAllocating) {
+  test::ZipWriter zip;
+  zip.add("xl/workbook.xml", "tiny");
+  std::string bytes = zip.finish();
+  const std::size_t central = bytes.find("PK\x01\x02");
+  ASSERT_NE(central, std::string::npos);
+  bytes[central + 10] = 8;  // method: deflate
+  const std::uint32_t declared = 0xFFFFFF00u;
+  std::memcpy(bytes.data() + central + 24, &declared, 4);
+  try {
+    read_xlsx_sheet(bytes, "Classes", "book.xlsx");
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_THAT(error.what(), ::testing::HasSubstr("declares 4294967040 bytes from 4 compressed"));
+  }
 }
 
 TEST(DenchmarkXlsxSheet, ErrorsNameTheFile) {

@@ -9,6 +9,7 @@
 
 #include "cli_support.h"
 #include "commands.h"
+#include "dlfl/limits.h"
 #include "dlfl/bench/bench_runner.h"
 #include "dlfl/bench/bench_summary.h"
 #include "dlfl/bench/subject.h"
@@ -108,7 +109,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("-s,--subject", o->subjects, "A subject file instead of a benchmark file (repeatable)");
   cmd->add_option("-o,--out", o->out_dir, "Output directory (default: bench-out); reused to resume");
   cmd->add_option("--work", o->work_dir, "Work directory for builds and trees (default: OUT/work)");
-  cmd->add_option("-j,--jobs", o->jobs, "Faults built and run at once, each in its own work tree");
+  cmd->add_option("-j,--jobs", o->jobs, "Faults built and run at once, each in its own work tree")
+      ->check(CLI::Range(1u, kMaxJobs));
   cmd->add_option("--max", o->max, "Mutants per subject, stratified over operators (0: all)")
       ->each([o](const std::string&) { o->max_given = true; });
   cmd->add_option("--seed", o->seed, "Seed of the mutant sample (default: the benchmark file's, else 1)")

@@ -10,6 +10,7 @@
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/bench/git_clone.h"
+#include "dlfl/limits.h"
 #include "dlfl/error.h"
 #include "dlfl/eval/bugset_candidates.h"
 #include "dlfl/eval/bugset_labels.h"
@@ -262,7 +263,8 @@ void add_bugset_command(CLI::App& app) {
   import->add_option("--labels", in->labels,
                      "Join Jahan et al.'s labels.csv (bug type, extrinsic, both annotators) by bug id");
   import->add_flag("--strict", in->strict, "A malformed report is an error, not a warning");
-  import->add_option("-j,--threads", in->threads, "Parser threads (default: one per core, at most 8)");
+  import->add_option("-j,--threads", in->threads, "Parser threads (default: one per core, at most 8)")
+      ->check(CLI::Range(1u, kMaxJobs));
   import->callback([in] { run_import(*in); });
 
   auto st = std::make_shared<StatsOptions>();

@@ -13,6 +13,7 @@
 
 #include "cli_support.h"
 #include "commands.h"
+#include "dlfl/limits.h"
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/extrinsic_elements.h"
 #include "dlfl/collect/process.h"
@@ -507,7 +508,7 @@ void add_collect_command(CLI::App& app) {
                 "Keep system headers too (/usr/include, /usr/lib, /usr/local/include, /usr/local/lib, /usr/share)")
       ->group("Elements");
 
-  cmd->add_option("-j,--jobs", c.jobs, "Tests run in parallel (default: hardware threads; --runtime --gtest: one process, 1)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("-j,--jobs", c.jobs, "Tests run in parallel (default: hardware threads; --runtime --gtest: one process, 1)")->check(CLI::Range(0u, kMaxJobs));
   cmd->add_option("--timeout", o->timeout_s,
                   "Seconds per test before its process group is killed (SIGTERM, SIGKILL 2 s later) and it is recorded "
                   "as timed out; a CTest TIMEOUT property wins; --runtime: SIGKILL, then the binary restarts on the tests "
