@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dlfl/error.h"
+#include "temporary_registry.h"
 
 namespace dlfl::io {
 namespace fs = std::filesystem;
@@ -109,21 +110,26 @@ struct AtomicFile::State {
   FdBuf buf;
   std::ostream stream;
   bool committed = false;
+  int slot;  // in the registry of live temporaries
 
   State(fs::path target_, fs::path temp_, int fd_)
-      : target(std::move(target_)), temp(std::move(temp_)), fd(fd_), buf(fd_), stream(&buf) {}
+      : target(std::move(target_)), temp(std::move(temp_)), fd(fd_), buf(fd_), stream(&buf),
+        slot(detail::remember_temporary(temp, detail::TemporaryKind::file)) {}
 
   void discard() noexcept {
     if (fd >= 0) ::close(fd);
     fd = -1;
     if (!temp.empty()) ::unlink(temp.c_str());
     temp.clear();
+    detail::forget_temporary(slot);
+    slot = -1;
   }
   ~State() { discard(); }
 };
 
 AtomicFile::AtomicFile(fs::path target) {
   target = normalized(std::move(target));
+  detail::remove_stale_temporaries(target);
   for (int attempt = 0;; ++attempt) {
     fs::path temp = temp_sibling(target);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -164,6 +170,8 @@ void AtomicFile::commit() {
   if (::close(fd) != 0) fail("cannot write (close)", errno);
   if (std::rename(s.temp.c_str(), s.target.c_str()) != 0) fail("cannot replace the file", errno);
   s.temp.clear();
+  detail::forget_temporary(s.slot);
+  s.slot = -1;
   s.committed = true;
 }
 
@@ -173,21 +181,29 @@ struct AtomicDirectory::State {
   fs::path target;
   fs::path temp;
   bool committed = false;
+  int slot = -1;  // in the registry of live temporaries
 
+  void forget() noexcept {
+    detail::forget_temporary(slot);
+    slot = -1;
+  }
   void discard() noexcept {
     if (temp.empty()) return;
     std::error_code ec;
     fs::remove_all(temp, ec);
     temp.clear();
+    forget();
   }
   ~State() { discard(); }
 };
 
 AtomicDirectory::AtomicDirectory(fs::path target) : state_(std::make_unique<State>()) {
   target = normalized(std::move(target));
+  detail::remove_stale_temporaries(target);
   for (int attempt = 0;; ++attempt) {
     fs::path temp = temp_sibling(target);
     if (::mkdir(temp.c_str(), 0777) == 0) {
+      state_->slot = detail::remember_temporary(temp, detail::TemporaryKind::directory);
       state_->target = std::move(target);
       state_->temp = std::move(temp);
       return;
@@ -247,6 +263,7 @@ void AtomicDirectory::commit() {
     if (std::rename(s.temp.c_str(), s.target.c_str()) != 0)
       fail("cannot move the directory into place: " + errno_text(errno));
     s.temp.clear();
+    s.forget();
     s.committed = true;
     return;
   }

@@ -8,6 +8,7 @@
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
+#include "dlfl/io/atomic_file.h"
 
 namespace {
 
@@ -41,6 +42,8 @@ int usage_error(const CLI::App& app, std::string what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Ctrl-C or a kill during `rank -o`/`convert` must not leave hidden temporaries.
+  dlfl::io::remove_temporaries_on_signals();
   CLI::App app{
       "dlfl: spectrum-based fault localization for the C++/CUDA code of deep-learning frameworks.\n"
       "Ranks program elements by how strongly their execution correlates with failing tests.\n"
@@ -80,15 +83,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage_error(app, e.what());
   } catch (const dlfl::Error& e) {
-    std::cerr << "dlfl: error: " << e.what() << '\n';
+    dlfl::cli::print_error(e.what());
     return dlfl::cli::kExitBadInput;
   } catch (const std::filesystem::filesystem_error& e) {
     // A file or directory the user named or the environment provides (permissions, a
     // full disk): bad input like dlfl::Error, and its message names the paths.
-    std::cerr << "dlfl: error: " << e.what() << '\n';
+    dlfl::cli::print_error(e.what());
     return dlfl::cli::kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "dlfl: error: " << e.what() << '\n';
+    dlfl::cli::print_error(e.what());
     return 1;
   }
   return 0;

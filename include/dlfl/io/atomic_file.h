@@ -16,8 +16,11 @@ namespace dlfl::io {
 //   out.commit();          // flush + fsync + rename; throws dlfl::Error on any failure
 //
 // Destroying an AtomicFile that was not committed (an exception on the way, a failed
-// commit) removes the temporary file and leaves the target untouched. Not thread-safe;
-// movable, not copyable.
+// commit) removes the temporary file and leaves the target untouched; so does SIGINT,
+// SIGTERM or SIGHUP once remove_temporaries_on_signals() was called. Temporaries that
+// a killed or crashed process left (SIGKILL, a power cut) are removed by the next
+// AtomicFile or AtomicDirectory for the same target, when their process is gone. Not
+// thread-safe; movable, not copyable.
 class AtomicFile {
  public:
   // Creates the temporary file with mode 0666 & ~umask. Throws dlfl::Error(target, 0,
@@ -76,5 +79,11 @@ class AtomicDirectory {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// Installs handlers for SIGINT, SIGTERM and SIGHUP (where the disposition is still the
+// default) that remove the temporaries of every live AtomicFile and AtomicDirectory,
+// then let the signal kill the process as before. For programs (dlfl's main calls it);
+// a program with its own handlers keeps them, and its unwinding removes temporaries.
+void remove_temporaries_on_signals();
 
 }  // namespace dlfl::io
