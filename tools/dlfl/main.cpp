@@ -35,7 +35,7 @@ int usage_error(const CLI::App& app, std::string what) {
     sub = sub->get_subcommands().front();
     help += " " + sub->get_name();
   }
-  std::cerr << "dlfl: error: " << what << " (see " << help << " --help)\n";
+  std::cerr << "dlfl: error: " << dlfl::cli::printable(what) << " (see " << help << " --help)\n";
   return dlfl::cli::kExitBadInput;
 }
 
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       std::none_of(commands.begin(), commands.end(), [&](CLI::App* sub) { return sub->check_name(argv[1]); })) {
     std::string names;
     for (const CLI::App* sub : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
-    std::cerr << "dlfl: error: unknown command '" << argv[1] << "'; the commands are " << names
+    std::cerr << "dlfl: error: unknown command '" << dlfl::cli::printable(argv[1]) << "'; the commands are " << names
               << " (see dlfl --help)\n";
     return dlfl::cli::kExitBadInput;
   }
