@@ -92,14 +92,11 @@ ProbeElements::ProbeElements(const instrument::ProbeMap& map, bool absolute_path
     element_of_line[key] = static_cast<std::uint32_t>(elements_.size());
     elements_.push_back({key.first, key.second, map.functions[function]});
   }
-  // Sized by the sites the map lists, not by the count it declares: a map claiming 4
-  // billion probes in a few bytes must not allocate for them (probes without a site
-  // reach no element either way).
-  std::size_t probes_with_sites = 0;
-  for (const auto& s : map.sites) probes_with_sites = std::max<std::size_t>(probes_with_sites, s.probe + std::size_t{1});
-  elements_of_probe_.resize(probes_with_sites);
+  // (probe, element) pairs sorted by probe: memory follows the sites the map lists, never
+  // the probe count or the probe ids it declares ('probes 4294967295' in a few bytes).
   for (const auto& s : map.sites)
-    if (files[s.file]) elements_of_probe_[s.probe].push_back(element_of_line.at({*files[s.file], s.line}));
+    if (files[s.file]) probe_elements_.emplace_back(s.probe, element_of_line.at({*files[s.file], s.line}));
+  std::sort(probe_elements_.begin(), probe_elements_.end());
 }
 
 void ProbeElements::add_to(SpectrumBuilder& builder) const {
@@ -107,8 +104,10 @@ void ProbeElements::add_to(SpectrumBuilder& builder) const {
 }
 
 void ProbeElements::elements_of(std::span<const std::uint32_t> probes, std::vector<std::uint32_t>& out) const {
-  for (const std::uint32_t p : probes)
-    if (p < elements_of_probe_.size()) out.insert(out.end(), elements_of_probe_[p].begin(), elements_of_probe_[p].end());
+  for (const std::uint32_t p : probes) {
+    auto it = std::lower_bound(probe_elements_.begin(), probe_elements_.end(), std::pair<std::uint32_t, std::uint32_t>(p, 0));
+    for (; it != probe_elements_.end() && it->first == p; ++it) out.push_back(it->second);
+  }
 }
 
 RuntimeSpectrumBuilder::RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dlfl/collect/path_filter.h"
@@ -61,7 +62,7 @@ class ProbeElements {
     std::string function;
   };
   std::vector<Element> elements_;
-  std::vector<std::vector<std::uint32_t>> elements_of_probe_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> probe_elements_;  // (probe, element), sorted
 };
 
 class RuntimeSpectrumBuilder {
