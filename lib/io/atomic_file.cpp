@@ -112,9 +112,8 @@ struct AtomicFile::State {
   bool committed = false;
   int slot;  // in the registry of live temporaries
 
-  State(fs::path target_, fs::path temp_, int fd_)
-      : target(std::move(target_)), temp(std::move(temp_)), fd(fd_), buf(fd_), stream(&buf),
-        slot(detail::remember_temporary(temp, detail::TemporaryKind::file)) {}
+  State(fs::path target_, fs::path temp_, int fd_, int slot_)
+      : target(std::move(target_)), temp(std::move(temp_)), fd(fd_), buf(fd_), stream(&buf), slot(slot_) {}
 
   void discard() noexcept {
     if (fd >= 0) ::close(fd);
@@ -132,11 +131,16 @@ AtomicFile::AtomicFile(fs::path target) {
   detail::remove_stale_temporaries(target);
   for (int attempt = 0;; ++attempt) {
     fs::path temp = temp_sibling(target);
+    // Recorded before it exists, so a signal between open() and the record cannot leave it.
+    const int slot = detail::remember_temporary(temp, detail::TemporaryKind::file);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
-      state_ = std::make_unique<State>(std::move(target), std::move(temp), fd);
+      state_ = std::make_unique<State>(std::move(target), std::move(temp), fd, slot);
       return;
     }
+    const int err = errno;
+    detail::forget_temporary(slot);
+    errno = err;
     if (errno == EEXIST && attempt < 100) continue;
     throw Error(target.string(), 0,
                 "cannot create a file in '" + parent_of(target).string() + "': " + errno_text(errno));
@@ -202,12 +206,15 @@ AtomicDirectory::AtomicDirectory(fs::path target) : state_(std::make_unique<Stat
   detail::remove_stale_temporaries(target);
   for (int attempt = 0;; ++attempt) {
     fs::path temp = temp_sibling(target);
+    state_->slot = detail::remember_temporary(temp, detail::TemporaryKind::directory);  // before it exists
     if (::mkdir(temp.c_str(), 0777) == 0) {
-      state_->slot = detail::remember_temporary(temp, detail::TemporaryKind::directory);
       state_->target = std::move(target);
       state_->temp = std::move(temp);
       return;
     }
+    const int err = errno;
+    state_->forget();
+    errno = err;
     if (errno == EEXIST && attempt < 100) continue;
     throw Error(target.string(), 0,
                 "cannot create a directory in '" + parent_of(target).string() +
