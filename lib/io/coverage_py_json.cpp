@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "dlfl/error.h"
-#include "gzoltar_text.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::io {
 namespace {
@@ -121,6 +121,8 @@ CoveragePyData parse_coverage_py_json(std::string_view text, const std::string& 
     std::string what = e.what();
     if (const auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
     throw Error(source, line_at(text, e.byte ? e.byte - 1 : 0), "not JSON: " + what);
+  } catch (const json::exception& e) {  // out_of_range: a number beyond a double
+    throw Error(source, 0, std::string("invalid JSON: ") + e.what());
   }
   if (!doc.is_object() || !doc.contains("files") || !doc["files"].is_object() || !doc.contains("meta"))
     throw Error(source, 0, "is not a coverage.py JSON report (no \"meta\" and \"files\" objects)");
@@ -140,7 +142,7 @@ CoveragePyData parse_coverage_py_json(std::string_view text, const std::string& 
 }
 
 CoveragePyData read_coverage_py_json(const std::filesystem::path& path) {
-  return parse_coverage_py_json(detail::read_text_file(path), path.string());
+  return parse_coverage_py_json(read_text_file(path), path.string());
 }
 
 }  // namespace dlfl::io

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dlfl/error.h"
-#include "gzoltar_text.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::io {
 namespace {
@@ -55,6 +55,8 @@ PytestRunReport parse_pytest_run_report(std::string_view text, const std::string
     const std::size_t offset = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
     throw Error(source, static_cast<std::size_t>(line), "not JSON (a dlfl_pytest run report was expected)");
+  } catch (const json::exception& e) {  // out_of_range: a number beyond a double
+    throw Error(source, 0, std::string("invalid JSON: ") + e.what());
   }
   if (!doc.is_object() || doc.value("format", "") != "dlfl-pytest-run")
     throw Error(source, 0, "is not a dlfl_pytest run report (\"format\": \"dlfl-pytest-run\" missing)");
@@ -80,7 +82,7 @@ PytestRunReport parse_pytest_run_report(std::string_view text, const std::string
 }
 
 PytestRunReport read_pytest_run_report(const std::filesystem::path& path) {
-  return parse_pytest_run_report(detail::read_text_file(path), path.string());
+  return parse_pytest_run_report(read_text_file(path), path.string());
 }
 
 }  // namespace dlfl::io
