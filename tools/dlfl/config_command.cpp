@@ -42,7 +42,10 @@ void run_config(const ConfigOptions& o) {
       // Whole archive: nothing references the listener, its static initialiser registers it.
       words.insert(words.end(), {"-Wl,--whole-archive", listener.string(), "-Wl,--no-whole-archive"});
     }
-    words.insert(words.end(), {"-L" + l.lib_dir.string(), "-Wl,-rpath," + l.lib_dir.string(), "-ldlfl_rt"});
+    // Kept even when it comes before the objects that use it (CMAKE_EXE_LINKER_FLAGS puts
+    // it there): Debian's linker drops such a library under its default --as-needed.
+    words.insert(words.end(), {"-L" + l.lib_dir.string(), "-Wl,-rpath," + l.lib_dir.string(),
+                               "-Wl,--push-state,--no-as-needed", "-ldlfl_rt", "-Wl,--pop-state"});
   }
   for (std::size_t i = 0; i < words.size(); ++i) std::cout << (i ? " " : "") << words[i];
   std::cout << '\n';
