@@ -3,7 +3,7 @@
 # downloaded). Skips apt when every package is already installed.
 set -euo pipefail
 packages=(
-  cmake ninja-build g++ clang-14 ccache pkg-config
+  cmake ninja-build g++ clang-14 clang ccache pkg-config
   libeigen3-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libxxhash-dev libsimdjson-dev
   libboost-dev libboost-graph-dev libboost-math-dev
   libgtest-dev libgmock-dev libbenchmark-dev

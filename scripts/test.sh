@@ -5,6 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 "$root/scripts/install-deps.sh"
+# The same configuration as scripts/demo.sh, so running one after the other rebuilds nothing.
 cmake -S "$root" -B "$build" -G Ninja -DDLFL_WARNINGS_AS_ERRORS=ON
 cmake --build "$build" -j2
 # The per-test limit is a safety net against a hang, not a speed target: on a loaded

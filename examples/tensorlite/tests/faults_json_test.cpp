@@ -59,10 +59,16 @@ std::vector<FaultEntry> load_faults() {
   return faults;
 }
 
+// Lines numbered as the compiler numbers them: a copy written by `dlfl instrument` starts
+// with a few prologue lines ending in `#line 1 "..."`, after which numbering restarts.
 std::vector<std::string> read_lines(const std::filesystem::path& path) {
   std::ifstream in(path);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) {
+    if (line.rfind("#line 1 ", 0) == 0) {
+      lines.clear();
+      continue;
+    }
     lines.push_back(line);
   }
   return lines;
