@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dlfl/bench/work_tree.h"  // read_text
+#include "dlfl/bench/fault_pipeline.h"  // is_bench_technique
 #include "dlfl/error.h"
 #include "dlfl/limits.h"
 
@@ -35,7 +36,7 @@ BenchConfig parse_bench_config(std::string_view text, const std::filesystem::pat
     throw Error(name, 0, std::string("not valid JSON: ") + e.what());
   }
   if (!doc.is_object()) throw Error(name, 0, "a benchmark file holds one JSON object");
-  only(doc, {"subjects", "formulas", "top_n", "jobs", "description"}, name, "");
+  only(doc, {"subjects", "formulas", "techniques", "top_n", "jobs", "description"}, name, "");
   BenchConfig config;
   const auto subjects = doc.find("subjects");
   if (subjects == doc.end() || !subjects->is_array() || subjects->empty())
@@ -56,6 +57,14 @@ BenchConfig parse_bench_config(std::string_view text, const std::filesystem::pat
     for (const auto& f : *it) {
       if (!f.is_string()) throw Error(name, 0, "\"formulas\" must be a non-empty array of names");
       config.formulas.push_back(f.get<std::string>());
+    }
+  }
+  if (const auto it = doc.find("techniques"); it != doc.end()) {
+    if (!it->is_array()) throw Error(name, 0, "\"techniques\" must be an array of names");
+    for (const auto& t : *it) {
+      if (!t.is_string() || !is_bench_technique(t.get<std::string>()))
+        throw Error(name, 0, "unknown technique " + t.dump() + " (block, prfl, neighbors, flitsr)");
+      config.techniques.push_back(t.get<std::string>());
     }
   }
   if (const auto it = doc.find("top_n"); it != doc.end()) {

@@ -25,7 +25,7 @@ nlohmann::json fingerprint(const BenchConfig& config) {
     subjects.push_back({{"subject", fs::absolute(s.subject_file).lexically_normal().string()},
                         {"max", s.max},
                         {"seed", s.seed}});
-  return {{"subjects", subjects}, {"formulas", config.formulas}, {"top_n", config.top_n}};
+  return {{"subjects", subjects}, {"formulas", config.formulas}, {"top_n", config.top_n}, {"techniques", config.techniques}};
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ BenchResult run_bench(const BenchOptions& o) {
   // with U+FFFD in place of the bad bytes (dump() threw type_error.316).
   check_run_configuration(o.out_dir / std::string(kConfigFileName),
                           fingerprint(o.config).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                          "benchmark configuration (subjects, max, seed, formulas or top N differ)");
+                          "benchmark configuration (subjects, max, seed, formulas, techniques or top N differ)");
   ResultsStore store(o.out_dir / std::string(kResultsFileName));
 
   BenchResult result;
@@ -73,6 +73,7 @@ BenchResult run_bench(const BenchOptions& o) {
       setup.workers = jobs;
       setup.build_jobs = jobs;
       setup.formulas = o.config.formulas;
+      setup.techniques = o.config.techniques;
       setup.top_n = o.config.top_n;
       setup.runtime_cflags = o.runtime_cflags;
       setup.runtime_ldflags = o.runtime_ldflags;

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "dlfl/bench/instrumented_edit.h"
+#include "dlfl/bench/technique_results.h"
 #include "dlfl/bench/watchdog.h"
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/runtime_collector.h"
@@ -131,21 +132,9 @@ std::vector<FormulaResult> evaluate_formulas(const FaultContext& c, const Spectr
   options.top_n = c.top_n;
   for (std::size_t k = 0; k < c.formulas.size(); ++k) {
     const auto ranking = eval::scored_elements(spectrum, scores.per_formula[k]);
-    const eval::BugMetrics metrics = eval::evaluate(ranking, faults, options);
-    FormulaResult f;
-    f.formula = c.formulas[k].name();
-    f.found = metrics.found;
-    if (metrics.found) {
-      f.first_rank = metrics.first_position.average;
-      f.first_rank_best = metrics.first_position.best;
-      f.first_rank_worst = metrics.first_position.worst;
-      f.exam = metrics.exam.average;
-    }
-    f.rr = metrics.reciprocal_rank.average;
-    f.ap = metrics.average_precision.average;
-    for (const auto& hit : metrics.top_n) f.top.push_back(hit.hit.average);
-    results.push_back(std::move(f));
+    results.push_back(formula_result(c.formulas[k].name(), eval::evaluate(ranking, faults, options)));
   }
+  for (auto& t : technique_results(c, spectrum, faults, options)) results.push_back(std::move(t));
   return results;
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "dlfl/error.h"
+#include "dlfl/graph/call_graph_format.h"
 #include "dlfl/instrument/probe_map.h"
 #include "dlfl/mutate/mutant_output.h"
 #include "dlfl/mutate/operators.h"
@@ -159,6 +160,7 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
   c.interrupt = o.interrupt;
   c.top_n = o.top_n;
   for (const auto& name : o.formulas) c.formulas.push_back(make_formula(name));
+  c.techniques = o.techniques;
   c.vars["launcher"] = ccache_on_path() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" : "";
   c.build_env = {"CCACHE_BASEDIR=" + dir.string(), "CCACHE_NOHASHDIR=1"};
   // The original is configured only for its compilation database (mutants, instrumenter).
@@ -175,6 +177,10 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
       c.pristine = dir / "instrumented";
       instrument_tree(s, original.build, c.pristine, o.interrupt, o.log);
       c.probe_map = c.pristine / instrument::kProbeMapFileName;
+      // The call graph `dlfl instrument` wrote beside the map; an instrumented tree of an
+      // older dlfl has none, and propagation techniques are then left out.
+      if (fs::exists(c.pristine / graph::kCallGraphFileName))
+        c.call_graph = std::make_shared<const graph::CallGraph>(graph::read_call_graph(c.pristine / graph::kCallGraphFileName));
       c.vars["cflags"] = o.runtime_cflags;
       c.vars["ldflags"] = o.runtime_ldflags;
       break;

@@ -2,6 +2,7 @@
 #include "dlfl/aggregate.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -106,13 +107,25 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
   std::vector<std::uint64_t> offsets{0};
   offsets.reserve(group_count + 1);
   std::vector<std::uint32_t> test_ids;
+  // Large unions (a function of many lines, each run by many tests) go through a bitset
+  // over the tests, O(ids + tests/64), instead of a sort, O(ids log ids).
+  std::vector<std::uint64_t> union_bits((cov.tests() + 63) / 64, 0);
   for (std::size_t g = 0; g < group_count; ++g) {
     const auto start = static_cast<std::ptrdiff_t>(test_ids.size());
     for (std::uint64_t m = member_offsets[g]; m < member_offsets[g + 1]; ++m) {
       const auto tests = cov.tests_of(members[m]);
       test_ids.insert(test_ids.end(), tests.begin(), tests.end());
     }
-    if (member_offsets[g + 1] - member_offsets[g] > 1) {
+    const auto added = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(test_ids.size()) - start);
+    if (member_offsets[g + 1] - member_offsets[g] > 1 && added * 8 > union_bits.size()) {
+      for (auto it = test_ids.begin() + start; it != test_ids.end(); ++it) union_bits[*it >> 6] |= std::uint64_t{1} << (*it & 63);
+      test_ids.resize(static_cast<std::size_t>(start));
+      for (std::size_t w = 0; w < union_bits.size(); ++w) {
+        for (std::uint64_t bits = union_bits[w]; bits; bits &= bits - 1)
+          test_ids.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+        union_bits[w] = 0;
+      }
+    } else if (member_offsets[g + 1] - member_offsets[g] > 1) {
       std::sort(test_ids.begin() + start, test_ids.end());
       test_ids.erase(std::unique(test_ids.begin() + start, test_ids.end()), test_ids.end());
     }

@@ -1,7 +1,9 @@
 // The call graph file: tab-separated function and call records (call_graph_format.h).
 #include "dlfl/graph/call_graph_format.h"
 
+#include <algorithm>
 #include <charconv>
+#include <tuple>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -42,17 +44,24 @@ void write_call_graph(const CallGraph& graph, const std::filesystem::path& path)
   io::AtomicFile file(path);
   std::ostream& out = file.stream();
   out << kMagic << "\t1\n";
+  // Sorted by name, so the same program gives the same file whatever order its
+  // translation units were parsed in.
   const auto& g = graph.storage();
-  for (auto [v, end] = boost::vertices(g); v != end; ++v) {
-    const FunctionNode& f = g[*v];
+  std::vector<FunctionVertex> order(boost::vertices(g).first, boost::vertices(g).second);
+  std::sort(order.begin(), order.end(), [&](FunctionVertex a, FunctionVertex b) { return g[a].name < g[b].name; });
+  for (const FunctionVertex v : order) {
+    const FunctionNode& f = g[v];
     if (!valid_name(f.name)) throw Error(path.string(), 0, "function name '" + f.name + "' cannot be written");
     out << "function\t" << f.name << '\t' << f.file << '\t' << f.line;
     if (f.calls_unknown) out << "\tunknown-calls";
     out << '\n';
   }
+  std::vector<std::tuple<std::string_view, std::string_view, CallKind>> calls;
   for (auto [e, end] = boost::edges(g); e != end; ++e)
-    out << "call\t" << g[boost::source(*e, g)].name << '\t' << g[boost::target(*e, g)].name << '\t'
-        << call_kind_name(g[*e].kind) << '\n';
+    calls.emplace_back(g[boost::source(*e, g)].name, g[boost::target(*e, g)].name, g[*e].kind);
+  std::sort(calls.begin(), calls.end());
+  for (const auto& [caller, callee, kind] : calls)
+    out << "call\t" << caller << '\t' << callee << '\t' << call_kind_name(kind) << '\n';
   file.commit();
 }
 

@@ -13,6 +13,7 @@
 
 #include "cuda_args.h"
 #include "dlfl/error.h"
+#include "dlfl/graph/call_graph_format.h"
 #include "parse_units.h"
 #include "rewrite.h"
 
@@ -139,12 +140,13 @@ InstrumentResult instrument(const InstrumentOptions& o) {
   auto log = [&](const std::string& line) {
     if (o.log) o.log(line);
   };
-  if (o.out_dir.empty()) throw Error("instrument: an output directory is required");
+  if (o.out_dir.empty() && !o.call_graph_only) throw Error("instrument: an output directory is required");
+  if (o.call_graph_only && o.call_graph.empty()) throw Error("instrument: a call graph file is required");
   std::string message;
   auto db = clang::tooling::CompilationDatabase::loadFromDirectory(o.build_dir.string(), message);
   if (!db) throw Error((o.build_dir / "compile_commands.json").string(), 0, message);
 
-  const fs::path out_dir = canonical_or_absolute(o.out_dir);
+  const fs::path out_dir = o.out_dir.empty() ? fs::path() : canonical_or_absolute(o.out_dir);
   const fs::path build_dir = canonical_or_absolute(o.build_dir);
   fs::path root = o.root.empty() ? fs::path() : canonical_or_absolute(o.root);
   std::vector<std::string> sources = select_sources(*db, o, root);
@@ -155,7 +157,7 @@ InstrumentResult instrument(const InstrumentOptions& o) {
   }
   std::erase_if(sources, [&](const std::string& s) { return excluded(canonical_or_absolute(s), root, o.exclude); });
   if (sources.empty()) throw Error(o.build_dir.string(), 0, "every translation unit is excluded");
-  if (out_dir == root || is_under(root, out_dir))
+  if (!o.call_graph_only && (out_dir == root || is_under(root, out_dir)))
     throw Error(out_dir.string(), 0, "the output directory must not contain the source root " + root.string());
 
   std::set<std::string> units;
@@ -200,9 +202,18 @@ InstrumentResult instrument(const InstrumentOptions& o) {
   if (!parsed.failed.empty() && !o.allow_errors) report_failures(parsed.failed, sources.size(), build_dir);
   const detail::PlanSet& plans = parsed.plans;
 
-  fs::create_directories(out_dir);
-  const ProbeMap map = detail::build_probe_map(plans, root);
   InstrumentResult result;
+  const graph::CallGraph calls = parsed.calls.resolve();
+  result.functions = calls.function_count();
+  result.calls = calls.call_count();
+  result.call_graph = o.call_graph.empty() ? out_dir / graph::kCallGraphFileName : o.call_graph;
+  if (o.call_graph_only) {
+    graph::write_call_graph(calls, result.call_graph);
+    return result;
+  }
+  fs::create_directories(out_dir);
+  graph::write_call_graph(calls, result.call_graph);
+  const ProbeMap map = detail::build_probe_map(plans, root);
   result.rewritten = detail::write_instrumented_tree(plans, map, root, out_dir);
   result.probe_map = out_dir / kProbeMapFileName;
   result.probes = map.probe_count;

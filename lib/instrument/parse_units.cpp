@@ -87,6 +87,7 @@ ParsedUnits parse_units(const clang::tooling::CompilationDatabase& db, const std
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, sources.size())));
 
   std::vector<PlanSet> plans(jobs);
+  std::vector<CallGraphFacts> calls(jobs);
   std::vector<std::optional<FailedUnit>> failures(sources.size());
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};
@@ -96,7 +97,7 @@ ParsedUnits parse_units(const clang::tooling::CompilationDatabase& db, const std
 
   auto work = [&](unsigned worker) {
     try {
-      const auto factory = make_planner_factory(config, plans[worker]);
+      const auto factory = with_call_graph(make_planner_factory(config, plans[worker]), config.instrumentable, calls[worker]);
       for (std::size_t i = next++; i < sources.size() && !stop; i = next++) {
         std::string messages;
         llvm::raw_string_ostream out(messages);
@@ -138,6 +139,7 @@ ParsedUnits parse_units(const clang::tooling::CompilationDatabase& db, const std
 
   ParsedUnits result;
   for (auto& p : plans) result.plans.merge(std::move(p));
+  for (auto& c : calls) result.calls.merge(std::move(c));
   for (auto& f : failures)
     if (f) result.failed.push_back(std::move(*f));
   return result;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "call_graph_extractor.h"
 #include "probe_plan.h"
 
 namespace clang::tooling {
@@ -33,6 +34,7 @@ struct FailedUnit {
 struct ParsedUnits {
   PlanSet plans;                   // merged over every unit (the same whatever `jobs`)
   std::vector<FailedUnit> failed;  // in the order of `sources`
+  CallGraphFacts calls;            // the call graph walk's findings, merged over units
 };
 
 // Runs the planner over `sources` (compile commands from `db`, rewritten by `adjust`) on

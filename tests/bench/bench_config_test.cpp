@@ -55,6 +55,15 @@ TEST(BenchConfig, Errors) {
   EXPECT_THAT(error_of(R"({"subjects": [{"subject": "a"}], "jobs": 0})"), HasSubstr("\"jobs\" must be a positive"));
   EXPECT_THAT(error_of(R"({"subjects": [{"subject": "a"}], "top_n": [0]})"), HasSubstr("top N"));
   EXPECT_THAT(error_of(R"({"subjects": [{"subject": "a"}], "formulas": []})"), HasSubstr("\"formulas\""));
+  EXPECT_THAT(error_of(R"({"subjects": [{"subject": "a"}], "techniques": ["pagerank"]})"),
+              HasSubstr("unknown technique \"pagerank\" (block, prfl, neighbors, flitsr)"));
+}
+
+TEST(BenchConfig, TechniquesBesideTheFormulas) {
+  const BenchConfig c = parse_bench_config(
+      R"({"subjects": [{"subject": "a.json"}], "techniques": ["block", "prfl", "neighbors", "flitsr"]})", kFile);
+  EXPECT_EQ(c.techniques, (std::vector<std::string>{"block", "prfl", "neighbors", "flitsr"}));
+  EXPECT_TRUE(parse_bench_config(R"({"subjects": [{"subject": "a.json"}]})", kFile).techniques.empty());
 }
 
 TEST(BenchConfig, DefaultBenchmarkCoversBothBundledSubjects) {

@@ -52,7 +52,8 @@ class BenchPipeline : public ::testing::Test {
 TEST_F(BenchPipeline, RunsResumesAndFeedsCompare) {
   dlfl::testing::TempDir dir("bench-e2e");
   const fs::path out = dir / "out";
-  const std::string common = "bench --subject " + subject.string() + " --max 4 --seed 1 -j 2 -q -o " + out.string();
+  const std::string common = "bench --subject " + subject.string() +
+                             " --max 4 --seed 1 -j 2 -q -t block,prfl,neighbors,flitsr -o " + out.string();
 
   // A first run stopped after two faults, as a killed run would be.
   const CliRun first = run(common + " --limit 2", dir.path());
@@ -84,7 +85,11 @@ TEST_F(BenchPipeline, RunsResumesAndFeedsCompare) {
     EXPECT_EQ(r.tests, 15u);
     EXPECT_GT(r.failing, 0u);
     EXPECT_LT(r.failing, r.tests);
-    ASSERT_EQ(r.results.size(), 4u);  // the default formulas
+    // The default formulas, then each with block, prfl, neighbors, flitsr.
+    ASSERT_EQ(r.results.size(), 20u);
+    EXPECT_EQ(r.results[4].formula, "ochiai+block");
+    EXPECT_EQ(r.results[8].formula, "ochiai+prfl");
+    EXPECT_EQ(r.results[19].formula, "barinel+flitsr");
     for (const auto& f : r.results) {
       // The mutated statement is instrumented, so every formula ranks it somewhere.
       EXPECT_TRUE(f.found) << r.fault << " " << f.formula;
@@ -98,7 +103,7 @@ TEST_F(BenchPipeline, RunsResumesAndFeedsCompare) {
   eval::ResultTableOptions options;
   options.group = "bench";
   const auto table = eval::read_result_table(out / "results.csv", options);
-  EXPECT_EQ(table.results.size(), kept * 4);
+  EXPECT_EQ(table.results.size(), kept * 20);
   const CliRun compare =
       run("compare -i " + (out / "results.csv").string() + " --labels " + (out / "results.csv").string() +
               " --label-key bug --by group --top 1,3,5,10 -m exam,map",

@@ -33,6 +33,7 @@ struct BenchCommandOptions {
   std::uint64_t seed = 0;
   bool seed_given = false;  // --seed 0 is a seed like any other
   std::vector<std::string> formulas;
+  std::vector<std::string> techniques;
   std::size_t limit = 0;
   bool quiet = false;
 };
@@ -68,6 +69,7 @@ void run_bench_command(const BenchCommandOptions& o) {
   }
   if (o.jobs) options.config.jobs = o.jobs;
   if (!o.formulas.empty()) options.config.formulas = o.formulas;
+  if (!o.techniques.empty()) options.config.techniques = o.techniques;
   for (const auto& name : options.config.formulas) (void)make_formula(name);  // typos fail before any build
 
   bool runtime = false;
@@ -117,6 +119,11 @@ void add_bench_command(CLI::App& app) {
       ->each([o](const std::string&) { o->seed_given = true; });
   cmd->add_option("-f,--formula", o->formulas, "Formulas (default: the benchmark file's, else ochiai,dstar2,tarantula,barinel)")
       ->delimiter(',');
+  cmd->add_option("-t,--technique", o->techniques,
+                  "Also evaluate each formula with: block (block elements), prfl, neighbors (call-graph propagation, "
+                  "runtime backend), flitsr (multi-fault); rows FORMULA+TECHNIQUE (default: the benchmark file's)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"block", "prfl", "neighbors", "flitsr"}));
   cmd->add_option("--limit", o->limit, "Stop after N more faults (the rest stays pending for a later run)");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] { run_bench_command(*o); });

@@ -10,6 +10,7 @@ void add_formulas_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_collect_command(CLI::App& app);
 void add_instrument_command(CLI::App& app);
+void add_callgraph_command(CLI::App& app);
 void add_mutate_command(CLI::App& app);
 void add_config_command(CLI::App& app);
 void add_eval_command(CLI::App& app);

@@ -46,6 +46,9 @@ void run_instrument(const InstrumentCommandOptions& o) {
   if (!o.quiet && result.skipped_functions)
     std::cerr << "dlfl: left " << result.skipped_functions
               << " consteval/coroutine/naked functions without probes\n";
+  if (!o.quiet)
+    std::cerr << "dlfl: call graph of " << result.functions << " functions and " << result.calls << " calls in "
+              << result.call_graph.string() << '\n';
   std::cout << result.probe_map.string() << '\n';
 #else
   (void)o;

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   dlfl::cli::add_convert_command(app);
   dlfl::cli::add_collect_command(app);
   dlfl::cli::add_instrument_command(app);
+  dlfl::cli::add_callgraph_command(app);
   dlfl::cli::add_mutate_command(app);
   dlfl::cli::add_config_command(app);
   dlfl::cli::add_eval_command(app);

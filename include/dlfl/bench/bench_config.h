@@ -24,6 +24,7 @@ struct SubjectRun {
 //   {
 //     "subjects": [{"subject": "../examples/tensorlite/dlfl-subject.json", "max": 120, "seed": 1}, ...],
 //     "formulas": ["ochiai", "dstar2", "tarantula", "barinel"],
+//     "techniques": ["block", "prfl", "neighbors", "flitsr"],
 //     "top_n": [1, 3, 5, 10],
 //     "jobs": 2
 //   }
@@ -31,12 +32,15 @@ struct SubjectRun {
 struct BenchConfig {
   std::vector<SubjectRun> subjects;
   std::vector<std::string> formulas{"ochiai", "dstar2", "tarantula", "barinel"};
+  // Techniques evaluated beside each plain formula, as rows named `FORMULA+TECHNIQUE`
+  // (fault_pipeline.h); empty = the formulas alone.
+  std::vector<std::string> techniques;
   std::vector<std::uint64_t> top_n{1, 3, 5, 10};
   unsigned jobs = 1;  // faults built and run at once, each in its own work tree
 };
 
 // Throws dlfl::Error "FILE: what" for malformed JSON, unknown or mistyped fields, no
-// subject, an empty formula list, a top N of 0 or jobs of 0.
+// subject, an empty formula list, an unknown technique, a top N of 0 or jobs of 0.
 BenchConfig parse_bench_config(std::string_view text, const std::filesystem::path& file);
 BenchConfig read_bench_config(const std::filesystem::path& file);
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "dlfl/bench/work_tree.h"
 #include "dlfl/eval/ground_truth.h"
 #include "dlfl/formula.h"
+#include "dlfl/graph/call_graph.h"
 #include "dlfl/mutate/mutant.h"
 #include "dlfl/spectrum.h"
 
@@ -33,6 +35,12 @@ struct FaultContext {
   std::map<std::string, std::string> vars;
   std::vector<std::string> build_env;  // "NAME=VALUE" for configure and build commands
   std::vector<Formula> formulas;
+  // Evaluated for every formula after the plain ranking, each as a result named
+  // `FORMULA+TECHNIQUE`: "block" (rank_command's --granularity block: a block counts as
+  // one element), "prfl" and "neighbors" (call-graph propagation, functions then lines;
+  // need call_graph) and "flitsr" (multi-fault ranking).
+  std::vector<std::string> techniques;
+  std::shared_ptr<const graph::CallGraph> call_graph;  // the instrumented tree's; null = none
   std::vector<std::uint64_t> top_n{1, 3, 5, 10};
   std::set<std::string> baseline_failing;  // tests failing on the unmutated subject
   // GoogleTest filter of the runs: the subject's, minus the tests failing unmutated (a
@@ -41,6 +49,9 @@ struct FaultContext {
   unsigned test_jobs = 1;  // tests run at once by the gcov/llvm backends
   const std::atomic<bool>* interrupt = nullptr;
 };
+
+// Whether `name` is a technique FaultContext::techniques accepts.
+bool is_bench_technique(std::string_view name) noexcept;
 
 // The spectrum of one build of a work tree and which tests failed.
 struct TreeSpectrum {
@@ -64,7 +75,8 @@ FaultRecord discarded(FaultRecord record, const std::string& reason, const std::
                       std::chrono::steady_clock::time_point start, const std::function<void(const std::string&)>& log);
 
 // Ranks the spectrum with each formula of the context and evaluates each ranking at line
-// level against `faults` (not empty), in the context's formula order.
+// level against `faults` (not empty), in the context's formula order, then each formula with
+// each of the context's techniques (technique_results.h).
 std::vector<FormulaResult> evaluate_formulas(const FaultContext& context, const Spectrum& spectrum,
                                              const std::vector<eval::GroundTruthItem>& faults);
 

@@ -29,6 +29,7 @@ struct SetupOptions {
   unsigned workers = 1;            // work trees to prepare
   unsigned build_jobs = 1;         // {jobs} of the unmutated builds
   std::vector<std::string> formulas;
+  std::vector<std::string> techniques;  // fault_pipeline.h FaultContext::techniques
   std::vector<std::uint64_t> top_n;
   std::string runtime_cflags, runtime_ldflags;  // `dlfl config --cflags` / `--libs --gtest`
   const std::atomic<bool>* interrupt = nullptr;

@@ -46,12 +46,19 @@ struct InstrumentOptions {
   // Translation units parsed at once (0 = one per hardware thread). The output is the same
   // for every value.
   unsigned jobs = 1;
+  // Only extract the call graph into `call_graph` (`dlfl callgraph`): nothing is rewritten
+  // and out_dir is not used.
+  bool call_graph_only = false;
+  // Where the call graph goes; default out_dir / graph::kCallGraphFileName (beside the map).
+  std::filesystem::path call_graph;
   // Progress and diagnostics, one line each (default: silent).
   std::function<void(std::string_view)> log;
 };
 
 struct InstrumentResult {
   std::filesystem::path probe_map;                  // out_dir / kProbeMapFileName
+  std::filesystem::path call_graph;                 // the call graph file written
+  std::size_t functions = 0, calls = 0;             // its nodes and edges
   std::vector<std::filesystem::path> rewritten;     // files under out_dir holding probes
   std::uint32_t probes = 0;
   std::uint32_t translation_units = 0;

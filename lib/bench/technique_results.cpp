@@ -1,0 +1,62 @@
+// Blocks, call-graph propagation and FLITSR evaluated on one fault's spectrum.
+#include "dlfl/bench/technique_results.h"
+
+#include <optional>
+
+#include "dlfl/aggregate.h"
+#include "dlfl/counts.h"
+#include "dlfl/eval/scored_element.h"
+#include "dlfl/graph/propagation.h"
+#include "dlfl/multi_fault.h"
+
+namespace dlfl::bench {
+
+bool is_bench_technique(std::string_view name) noexcept {
+  return name == "block" || name == "prfl" || name == "neighbors" || name == "flitsr";
+}
+
+FormulaResult formula_result(const std::string& name, const eval::BugMetrics& metrics) {
+  FormulaResult f;
+  f.formula = name;
+  f.found = metrics.found;
+  if (metrics.found) {
+    f.first_rank = metrics.first_position.average;
+    f.first_rank_best = metrics.first_position.best;
+    f.first_rank_worst = metrics.first_position.worst;
+    f.exam = metrics.exam.average;
+  }
+  f.rr = metrics.reciprocal_rank.average;
+  f.ap = metrics.average_precision.average;
+  for (const auto& hit : metrics.top_n) f.top.push_back(hit.hit.average);
+  return f;
+}
+
+std::vector<FormulaResult> technique_results(const FaultContext& c, const Spectrum& spectrum,
+                                             std::span<const eval::GroundTruthItem> faults,
+                                             const eval::EvaluationOptions& options) {
+  std::vector<FormulaResult> out;
+  std::optional<Aggregated> blocks;
+  std::optional<graph::FunctionGraph> functions;
+  const auto keys = spectrum.tie_break_keys();
+  for (const auto& technique : c.techniques) {
+    if ((technique == "prfl" || technique == "neighbors") && !c.call_graph) continue;
+    if (technique == "block" && !blocks) blocks = aggregate(spectrum, Granularity::block);
+    if ((technique == "prfl" || technique == "neighbors") && !functions)
+      functions = graph::join_functions(spectrum, *c.call_graph);
+    for (const Formula& formula : c.formulas) {
+      std::vector<eval::ScoredElement> ranking;
+      if (technique == "block") {
+        ranking = eval::scored_elements(blocks->spectrum, formula.score(compute_counts(blocks->spectrum)));
+      } else if (technique == "flitsr") {
+        ranking = eval::scored_elements(spectrum, flitsr(spectrum, formula, keys).scores);
+      } else {
+        const auto how = *graph::parse_propagation(technique);
+        ranking = eval::scored_elements(spectrum, graph::propagate(spectrum, *functions, formula, how).elements);
+      }
+      out.push_back(formula_result(formula.name() + "+" + technique, eval::evaluate(ranking, faults, options)));
+    }
+  }
+  return out;
+}
+
+}  // namespace dlfl::bench
