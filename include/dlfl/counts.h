@@ -32,6 +32,9 @@ struct CountsOptions {
 // and giving the same doubles (such sums are exact either way). Threads share the
 // sparse kernel by nnz, not by element count. Dense popcounts use the POPCNT
 // instruction when the CPU has it (chosen at load time), whatever -march says.
+// With binary outcomes, sparse storage and the failing coverage attached
+// (Spectrum::failing_coverage(), stored in native files), ef is counted from the failing
+// rows alone and ep = row length - ef: the passing tests' ids are never read.
 Counts compute_counts(const Spectrum& spectrum, const CountsOptions& options = {});
 // Counts of elements [first, last) only (F and P still over all tests).
 Counts compute_counts(const Spectrum& spectrum, std::size_t first, std::size_t last,

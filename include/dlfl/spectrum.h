@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,10 +12,20 @@
 #include "dlfl/column.h"
 #include "dlfl/coverage.h"
 #include "dlfl/element.h"
+#include "dlfl/failing_coverage.h"
 #include "dlfl/string_pool.h"
 #include "dlfl/test_case.h"
 
 namespace dlfl {
+
+// Where a spectrum's elements come from, so that spectra of different code are never
+// joined (`dlfl merge`): the source root its files are named relative to, and the id of
+// the probe map (runtime collection). Empty / 0 = unknown.
+struct SpectrumOrigin {
+  std::string source_root;
+  std::uint64_t probe_map_id = 0;
+  bool operator==(const SpectrumOrigin&) const = default;
+};
 
 class Spectrum {
  public:
@@ -41,6 +52,21 @@ class Spectrum {
   // `#function` left out when there is none.
   std::string element_name(std::size_t element) const;
 
+  const SpectrumOrigin& origin() const noexcept { return origin_; }
+  void set_origin(SpectrumOrigin origin) { origin_ = std::move(origin); }
+
+  // True when every test passed or failed outright (failure weight 0 or 1).
+  bool binary_outcomes() const noexcept;
+  // The failing tests' coverage, test-major, when attached (the native reader attaches
+  // the stored one); counts use it instead of the whole matrix when outcomes are binary.
+  const FailingCoverage* failing_coverage() const noexcept { return failing_ ? &*failing_ : nullptr; }
+  // Throws dlfl::Error unless `failing` lists exactly the tests with failure weight > 0
+  // and its rows fit the element count. The rows themselves are trusted to match the
+  // coverage (the native writer builds them from it).
+  void attach_failing_coverage(FailingCoverage failing);
+  // The ascending ids of the tests with failure weight > 0.
+  std::vector<std::uint32_t> failing_test_ids() const;
+
   // Total failure weight F = Σ w and pass weight P = Σ (1 − w) over all tests.
   double failed_weight() const noexcept;
   double passed_weight() const noexcept;
@@ -54,6 +80,8 @@ class Spectrum {
   Column<ElementRecord> elements_;
   std::vector<TestCase> tests_;
   Coverage coverage_;
+  SpectrumOrigin origin_;
+  std::optional<FailingCoverage> failing_;
 };
 
 // Builds a Spectrum element by element and test by test (collectors, readers, tests).

@@ -44,6 +44,10 @@ class CountsKernel {
   std::vector<double> weights_;
   WeightCodes codes_;  // sparse form
   TestMasks masks_;    // dense form
+  // Sparse form, binary outcomes, failing coverage attached: ef of every element, counted
+  // from the failing rows alone; ep is then the row length minus ef.
+  std::vector<std::uint32_t> failing_hits_;
+  bool from_failing_rows_ = false;
 };
 
 }  // namespace dlfl::detail

@@ -50,6 +50,30 @@ std::string Spectrum::element_name(std::size_t element) const {
   return derived_name(strings_[e.file], strings_[e.function], e.first_line);
 }
 
+bool Spectrum::binary_outcomes() const noexcept {
+  return std::all_of(tests_.begin(), tests_.end(),
+                     [](const TestCase& t) { return t.failure_weight == 0.0 || t.failure_weight == 1.0; });
+}
+
+std::vector<std::uint32_t> Spectrum::failing_test_ids() const {
+  std::vector<std::uint32_t> ids;
+  for (std::size_t t = 0; t < tests_.size(); ++t)
+    if (tests_[t].failed()) ids.push_back(static_cast<std::uint32_t>(t));
+  return ids;
+}
+
+void Spectrum::attach_failing_coverage(FailingCoverage failing) {
+  const auto expected = failing_test_ids();
+  if (!std::equal(expected.begin(), expected.end(), failing.tests().begin(), failing.tests().end()))
+    throw Error("spectrum: the failing coverage lists " + std::to_string(failing.size()) +
+                " tests, not the spectrum's " + std::to_string(expected.size()) + " failing tests");
+  for (const auto e : failing.elements())
+    if (e >= elements_.size())
+      throw Error("spectrum: the failing coverage names element " + std::to_string(e) + " of " +
+                  std::to_string(elements_.size()));
+  failing_ = std::move(failing);
+}
+
 double Spectrum::failed_weight() const noexcept {
   double f = 0.0;
   for (const auto& t : tests_) f += t.failure_weight;

@@ -76,6 +76,16 @@ class FdBuf : public std::streambuf {
     return std::streambuf::xsputn(s, n);
   }
   int sync() override { return flush_all() ? 0 : -1; }
+  // Seeking (the native writer puts its checksum into the header last) flushes first.
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+    if (!flush_all()) return pos_type(off_type(-1));
+    const int whence = dir == std::ios_base::beg ? SEEK_SET : dir == std::ios_base::cur ? SEEK_CUR : SEEK_END;
+    const off_t at = ::lseek(fd_, static_cast<off_t>(off), whence);
+    return at < 0 ? pos_type(off_type(-1)) : pos_type(static_cast<off_type>(at));
+  }
+  pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
+    return seekoff(off_type(pos), std::ios_base::beg, which);
+  }
 
  private:
   bool write_out(const char* data, std::size_t size) {

@@ -18,6 +18,7 @@
 
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
+#include "native_layout.h"
 
 namespace dlfl::io {
 namespace fs = std::filesystem;
@@ -27,48 +28,9 @@ namespace fs = std::filesystem;
 static_assert(std::endian::native == std::endian::little,
               "dlfl's native spectrum format requires a little-endian host");
 
+using namespace native;
+
 namespace {
-
-constexpr std::size_t kHeaderSize = 32;
-constexpr std::size_t kEntrySize = 32;
-
-enum SectionId : std::uint32_t {
-  string_blob = 1,
-  string_offsets = 2,
-  elements = 3,
-  tests = 4,
-  test_text = 5,
-  coverage_offsets = 6,
-  coverage_indices = 7,
-  coverage_bits = 8,
-};
-constexpr std::uint32_t kSectionIds = 8;
-
-constexpr std::array<std::string_view, kSectionIds + 1> kSectionNames = {
-    "", "string blob", "string offsets", "elements", "tests", "test text",
-    "coverage offsets", "coverage indices", "coverage bits"};
-constexpr std::array<std::uint32_t, kSectionIds + 1> kItemSizes = {
-    0, 1, 8, sizeof(ElementRecord), sizeof(NativeTestRecord), 1, 8, 4, 8};
-
-struct FileHeader {
-  char magic[8];
-  std::uint32_t version;
-  std::uint32_t section_count;
-  std::uint64_t file_size;
-  std::uint64_t checksum;
-};
-static_assert(sizeof(FileHeader) == kHeaderSize);
-
-struct SectionEntry {
-  std::uint32_t id;
-  std::uint32_t item_size;
-  std::uint64_t offset;
-  std::uint64_t size;
-  std::uint64_t items;
-};
-static_assert(sizeof(SectionEntry) == kEntrySize);
-
-constexpr std::uint64_t align8(std::uint64_t n) { return (n + 7) & ~std::uint64_t{7}; }
 
 [[noreturn]] void fail(const std::string& file, const std::string& what) {
   throw Error(file, 0, what);
@@ -103,67 +65,42 @@ void write_native(const Spectrum& spectrum, std::ostream& out) {
     r.status = static_cast<std::uint8_t>(t.status);
     test_records.push_back(r);
   }
-
-  struct Section {
-    SectionId id;
-    std::uint64_t items;
-    std::span<const char> data;
-  };
-  const auto& strings = spectrum.strings();
-  const auto& coverage = spectrum.coverage();
-  const std::array<Section, kSectionIds> sections = {{
-      {string_blob, strings.blob().size(), strings.blob()},
-      {string_offsets, strings.offsets().size(), bytes_of(strings.offsets())},
-      {elements, spectrum.element_count(), bytes_of(spectrum.elements())},
-      {tests, test_records.size(), bytes_of(std::span<const NativeTestRecord>(test_records))},
-      {test_text, text.size(), std::span<const char>(text)},
-      {coverage_offsets, coverage.offsets().size(), bytes_of(coverage.offsets())},
-      {coverage_indices, coverage.test_ids().size(), bytes_of(coverage.test_ids())},
-      {coverage_bits, coverage.all_bits().size(), bytes_of(coverage.all_bits())},
-  }};
-
-  std::array<SectionEntry, kSectionIds> table{};
-  std::uint64_t cursor = kHeaderSize + kEntrySize * sections.size();
-  for (std::size_t i = 0; i < sections.size(); ++i) {
-    cursor = align8(cursor);
-    table[i] = {sections[i].id, kItemSizes[sections[i].id], cursor, sections[i].data.size(),
-                sections[i].items};
-    cursor += sections[i].data.size();
+  // The failing rows: taken from the spectrum when attached, else built (one pass).
+  std::optional<FailingCoverage> built;
+  const FailingCoverage* failing = spectrum.failing_coverage();
+  if (failing == nullptr) {
+    const auto ids = spectrum.failing_test_ids();
+    failing = &built.emplace(FailingCoverage::of(spectrum.coverage(), ids));
   }
 
-  FileHeader header{};
-  std::memcpy(header.magic, kNativeMagic.data(), sizeof header.magic);
-  header.version = kNativeVersion;
-  header.section_count = static_cast<std::uint32_t>(sections.size());
-  header.file_size = cursor;
-
-  // The checksum is computed over the same byte sequence that is then written, so the
-  // big arrays are read twice from memory but the output is written once, in order.
-  static constexpr char kZeros[8] = {};
-  auto for_each_chunk = [&](auto&& visit) {
-    visit(reinterpret_cast<const char*>(table.data()), sizeof table);
-    std::uint64_t position = kHeaderSize + sizeof table;
-    for (std::size_t i = 0; i < sections.size(); ++i) {
-      visit(kZeros, table[i].offset - position);
-      visit(sections[i].data.data(), sections[i].data.size());
-      position = table[i].offset + sections[i].data.size();
-    }
-  };
-  XXH3_state_t* state = XXH3_createState();
-  if (state == nullptr) throw std::bad_alloc();
-  XXH3_64bits_reset(state);
-  XXH3_64bits_update(state, reinterpret_cast<const char*>(&header) + 8, 16);
-  for_each_chunk([&](const char* data, std::size_t size) {
-    if (size > 0) XXH3_64bits_update(state, data, size);
-  });
-  header.checksum = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-
-  out.write(reinterpret_cast<const char*>(&header), sizeof header);
-  for_each_chunk([&](const char* data, std::size_t size) {
-    if (size > 0) out.write(data, static_cast<std::streamsize>(size));
-  });
-  if (!out) throw Error("native spectrum: write failed");
+  const auto& strings = spectrum.strings();
+  const auto& coverage = spectrum.coverage();
+  const auto& origin = spectrum.origin();
+  const std::uint64_t map_id[1] = {origin.probe_map_id};
+  const std::array<std::span<const char>, kSectionIds + 1> sections = {{
+      {},
+      strings.blob(),
+      bytes_of(strings.offsets()),
+      bytes_of(spectrum.elements()),
+      bytes_of(std::span<const NativeTestRecord>(test_records)),
+      std::span<const char>(text),
+      bytes_of(coverage.offsets()),
+      bytes_of(coverage.test_ids()),
+      bytes_of(coverage.all_bits()),
+      std::span<const char>(origin.source_root),
+      bytes_of(std::span<const std::uint64_t>(map_id, origin.probe_map_id ? 1 : 0)),
+      bytes_of(failing->tests()),
+      bytes_of(failing->offsets()),
+      bytes_of(failing->elements()),
+  }};
+  SectionItems items{};
+  for (std::uint32_t id = 1; id <= kSectionIds; ++id) items[id] = sections[id].size() / kItemSizes[id];
+  ImageStreamWriter image(out, items);
+  for (std::uint32_t id = 1; id <= kSectionIds; ++id) {
+    image.begin(SectionId(id));
+    image.write(sections[id].data(), sections[id].size());
+  }
+  image.finish();
 }
 
 void write_native(const Spectrum& spectrum, const fs::path& path) {
@@ -314,9 +251,9 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
   std::memcpy(&header, map.data, sizeof header);
   if (std::string_view(header.magic, sizeof header.magic) != kNativeMagic)
     fail(file, "not a dlfl native spectrum (bad magic)");
-  if (header.version != kNativeVersion)
+  if (header.version < 1 || header.version > kNativeVersion)
     fail(file, "unsupported native spectrum version " + std::to_string(header.version) +
-         " (this build reads version " + std::to_string(kNativeVersion) + ")");
+         " (this build reads versions 1 to " + std::to_string(kNativeVersion) + ")");
   if (header.file_size > map.size)
     fail(file, "truncated: the header promises " + std::to_string(header.file_size) +
          " bytes, the file has " + std::to_string(map.size));
@@ -356,8 +293,13 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
       fail(file, "section '" + name + "' size disagrees with its item count");
     found[entry.id] = entry;
   }
-  for (std::uint32_t id = 1; id <= kSectionIds; ++id)
+  // Version 1 has sections 1-8 only; the later ones are optional (origin unknown, no
+  // failing rows: counts then read the whole matrix).
+  for (std::uint32_t id = 1; id < kFirstVersion2Section; ++id)
     if (!found[id]) fail(file, "missing section '" + std::string(kSectionNames[id]) + "'");
+  auto optional_view = [&]<class T>(SectionId id, T*) {
+    return found[id] ? section_view<T>(map, *found[id]) : std::span<const T>();
+  };
 
   const NativeSections sections{
       section_view<char>(map, *found[string_blob]),
@@ -369,7 +311,27 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
       section_view<std::uint32_t>(map, *found[coverage_indices]),
       section_view<std::uint64_t>(map, *found[coverage_bits]),
   };
-  return validated_spectrum(sections, map.keeper, file);
+  Spectrum spectrum = validated_spectrum(sections, map.keeper, file);
+  const auto root = optional_view(source_root, static_cast<char*>(nullptr));
+  const auto map_id = optional_view(probe_map_id, static_cast<std::uint64_t*>(nullptr));
+  const bool has_failing = found[failing_tests] || found[failing_offsets] || found[failing_elements];
+  if (has_failing && !(found[failing_tests] && found[failing_offsets] && found[failing_elements]))
+    fail(file, "the failing-coverage sections are incomplete");
+  if (map_id.size() > 1) fail(file, "section 'probe map id' holds more than one id");
+  spectrum.set_origin({std::string(root.begin(), root.end()), map_id.empty() ? 0 : map_id[0]});
+  if (has_failing) {
+    // Always validated: the counts index element arrays with these ids.
+    try {
+      spectrum.attach_failing_coverage(FailingCoverage(
+          spectrum.test_count(), spectrum.element_count(),
+          Column<std::uint32_t>(section_view<std::uint32_t>(map, *found[failing_tests]), map.keeper),
+          Column<std::uint64_t>(section_view<std::uint64_t>(map, *found[failing_offsets]), map.keeper),
+          Column<std::uint32_t>(section_view<std::uint32_t>(map, *found[failing_elements]), map.keeper)));
+    } catch (const Error& e) {
+      throw Error(file, 0, e.what());
+    }
+  }
+  return spectrum;
 }
 
 }  // namespace dlfl::io

@@ -194,9 +194,20 @@ TEST(NativeFormat, UnverifiedReadStillRejectsBrokenStructure) {
   TempDir dir;
   write_native(flaky_spectrum(), dir / "s.dlfl");
   std::string bytes = read_file(dir / "s.dlfl");
-  // The last 4 bytes are the last coverage index: make it out of range.
+  // The last coverage word (the end of section 7 or 8, whichever holds the coverage; the
+  // section table is at 32): make it name a test out of range.
+  std::uint64_t end = 0;
+  for (std::size_t entry = 32; entry + 32 <= bytes.size() && end == 0; entry += 32) {
+    std::uint32_t id = 0;
+    std::uint64_t offset = 0, size = 0;
+    std::memcpy(&id, bytes.data() + entry, 4);
+    std::memcpy(&offset, bytes.data() + entry + 8, 8);
+    std::memcpy(&size, bytes.data() + entry + 16, 8);
+    if ((id == 7 || id == 8) && size > 0) end = offset + size;
+  }
+  ASSERT_GE(end, 4u);
   const std::uint32_t huge = 1000;
-  std::memcpy(bytes.data() + bytes.size() - 4, &huge, 4);
+  std::memcpy(bytes.data() + end - 4, &huge, 4);
   write_file(dir / "bad.dlfl", bytes);
   EXPECT_TRUE(starts_with(error_of(dir / "bad.dlfl"), (dir / "bad.dlfl").string() + ": checksum"));
   const std::string message = error_of(dir / "bad.dlfl", {.verify_checksum = false});
@@ -275,8 +286,37 @@ TEST(NativeFormat, NewerVersionIsRefused) {
   const std::uint32_t version = kNativeVersion + 1;
   std::memcpy(bytes.data() + 8, &version, 4);
   write_file(dir / "v2.dlfl", bytes);
-  EXPECT_TRUE(starts_with(error_of(dir / "v2.dlfl"), (dir / "v2.dlfl").string() + ": unsupported native spectrum version 2"))
+  EXPECT_TRUE(starts_with(error_of(dir / "v2.dlfl"), (dir / "v2.dlfl").string() + ": unsupported native spectrum version " +
+                                                         std::to_string(kNativeVersion + 1)))
       << error_of(dir / "v2.dlfl");
+}
+
+// Files written before version 2 (no origin, no failing rows) still read.
+TEST(NativeFormat, Version1FilesStillRead) {
+  const fs::path v1 = fs::path(DLFL_SOURCE_DIR) / "tests/io/fixtures/softmax_v1.dlfl";
+  std::uint32_t version = 0;
+  std::memcpy(&version, read_file(v1).data() + 8, 4);
+  ASSERT_EQ(version, 1u);
+  const Spectrum s = read_native(v1);
+  EXPECT_EQ(s.test_count(), 8u);
+  EXPECT_EQ(s.element_count(), 12u);
+  EXPECT_EQ(s.failing_coverage(), nullptr);
+  EXPECT_EQ(s.origin(), SpectrumOrigin{});
+}
+
+// Version 2 keeps the origin and the failing rows.
+TEST(NativeFormat, OriginAndFailingRowsRoundTrip) {
+  TempDir dir;
+  Spectrum s = flaky_spectrum();
+  s.set_origin({"/work/src", 0x1234abcdULL});
+  write_native(s, dir / "s.dlfl");
+  const Spectrum back = read_native(dir / "s.dlfl");
+  EXPECT_EQ(back.origin(), s.origin());
+  ASSERT_NE(back.failing_coverage(), nullptr);
+  EXPECT_EQ(std::vector<std::uint32_t>(back.failing_coverage()->tests().begin(), back.failing_coverage()->tests().end()),
+            (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(std::vector<std::uint32_t>(back.failing_coverage()->row(1).begin(), back.failing_coverage()->row(1).end()),
+            (std::vector<std::uint32_t>{0, 2}));
 }
 
 TEST(NativeFormat, SectionOutOfBoundsIsReported) {
