@@ -51,6 +51,7 @@ struct CollectCliOptions {
   unsigned repeat = 1;
   std::vector<std::string> extrinsic_env;
   bool gtest_params = false;
+  std::string shard;  // "I/N"
 };
 
 // libdlfl_crash_dump.so of this dlfl; empty when it is not there (the collector says so).
@@ -101,9 +102,11 @@ struct Collected {
 
 // Writes the outputs (none when no test failed) and prints the summary line.
 void write_collected(const CollectCliOptions& o, const Collected& s) {
-  if (s.failing == 0)
+  // A shard without a failing test is normal: `dlfl merge` joins it with the others.
+  if (s.failing == 0 && o.shard.empty())
     throw Error("no failing test among the " + plural(s.tests, "test") +
                 ": nothing to localize, so no spectrum was written");
+  if (s.failing == 0) warn("shard " + o.shard + " has no failing test; its passing tests still count once merged");
   if (!o.gzoltar.empty()) io::write_gzoltar(s.spectrum, o.gzoltar);
   if (!o.output.empty()) io::write_spectrum(s.spectrum, o.output, io::infer_output_format(o.output));
 
@@ -116,6 +119,7 @@ void write_collected(const CollectCliOptions& o, const Collected& s) {
   line << ", " << plural(s.elements, "element") << ", " << std::fixed;
   line.precision(1);
   line << s.seconds << " s (" << s.how << ")";
+  if (!o.shard.empty()) line << ", shard " << o.shard;
   line << " -> " << (o.output.empty() ? o.gzoltar : o.output);
   if (!o.output.empty() && !o.gzoltar.empty()) line << ", " << o.gzoltar;
   std::cout << line.str() << '\n';
@@ -210,6 +214,7 @@ void run_collect(CollectCliOptions& o) {
   c.interrupt = &g_interrupted;
   c.crash_handler = CLI::detail::to_lower(o.crash_handler) != "off";
   if (c.crash_handler) c.crash_dump_library = crash_dump_library();
+  if (!o.shard.empty()) c.shard = collect::parse_shard(o.shard);
 
   const auto style = o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO);
   const auto progress = collect::make_progress(style, std::cerr);
@@ -288,6 +293,7 @@ void run_snapshot_collect(const CollectCliOptions& o) {
   r.probe_map = o.probe_map;
   const auto& c = o.collect;
   if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.paths = c.paths;
+  if (!o.shard.empty()) r.shard = collect::parse_shard(o.shard);
   const collect::RuntimeCollectResult result = collect::collect_from_snapshots(r);
   for (const auto& w : result.warnings) warn(w);
   const auto& s = result.stats;
@@ -309,6 +315,7 @@ void run_runtime_collect(const CollectCliOptions& o) {
                   instrument::kProbeMapFileName);
   }
   r.filter = c.filter;
+  if (!o.shard.empty()) r.shard = collect::parse_shard(o.shard);
   r.timeout = timeout_of(o);
   // Elements are named relative to the probe map's root unless --source-root says otherwise;
   // without either option no filter runs, so the root need not exist any more.
@@ -409,6 +416,7 @@ void add_collect_command(CLI::App& app) {
       "Example: dlfl collect --gtest build/tensorlite_tests --source-root . --exclude '*/tests/*' -o sfl.dlfl\n"
       "Example: dlfl collect --runtime --gtest instr/build/tensorlite_tests --exclude 'tests/*' -o sfl.dlfl\n"
       "Example: dlfl collect --runtime --tests names.txt --cmd './prog {}' --probe-map instr/dlfl-probes.map -o sfl.dlfl\n"
+      "Example: dlfl collect --gtest build/tensorlite_tests --shard 0/4 -o shard-0.dlfl   (then dlfl merge)\n"
       "Example: DLFL_RT_FILE=run.map pytest tests/ && "
       "dlfl collect --runtime --snapshot run.map --probe-map instr/dlfl-probes.map -o sfl.dlfl");
   cmd->add_option("--gtest", o->gtest, "GoogleTest binary: each listed test (--gtest_list_tests) runs alone, in the current directory")
@@ -462,6 +470,10 @@ void add_collect_command(CLI::App& app) {
                 "GetParam()=4, as --gtest_list_tests prints them), covered by the tests instantiated with it")
       ->group("Extrinsic and flaky");
   cmd->add_option("--filter", c.filter, "Only tests matching this GoogleTest-style filter, e.g. 'Softmax*:Conv*-*Slow*'");
+  cmd->add_option("--shard", o->shard,
+                  "Only shard I of N (0-based, e.g. 3/16; after --filter): GoogleTest's own sharding for --gtest, a "
+                  "split by test name for --ctest, --tests and --snapshot. A shard may have no failing test; join the "
+                  "shards with `dlfl merge`");
 
   cmd->add_option("--coverage", o->coverage,
                   "Coverage backend: gcov (gcc --coverage), llvm (clang -fprofile-instr-generate -fcoverage-mapping), "

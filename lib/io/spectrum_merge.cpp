@@ -1,0 +1,477 @@
+// merge_spectra(): the union of spectra of the same code, streamed into a native file.
+//
+// Two passes at most over the inputs' coverage: the first (only when a test is met in
+// several inputs, or an input has no failing rows) counts each output row; the second
+// writes them. Shards of one collection (disjoint tests, one element table) take one
+// pass: an output row is the inputs' rows one after the other, test ids shifted.
+#include "dlfl/io/spectrum_merge.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "dlfl/error.h"
+#include "dlfl/io/atomic_file.h"
+#include "dlfl/io/native_format.h"
+#include "native_layout.h"
+
+namespace dlfl::io {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace native;
+constexpr std::uint32_t kNone = UINT32_MAX;
+
+struct Input {
+  std::string name;
+  Spectrum spectrum;
+  std::uint32_t test_base = 0;  // disjoint tests: output id = test_base + local id
+};
+
+// ---- origins ---------------------------------------------------------------------------
+
+SpectrumOrigin merged_origin(const std::vector<Input>& in) {
+  SpectrumOrigin out;
+  const Input* root_from = nullptr;
+  const Input* id_from = nullptr;
+  for (const auto& i : in) {
+    const auto& o = i.spectrum.origin();
+    if (!o.source_root.empty()) {
+      if (root_from && o.source_root != out.source_root)
+        throw Error(i.name, 0,
+                    "collected under source root " + o.source_root + ", but " + root_from->name + " under " +
+                        out.source_root + ": spectra of different checkouts cannot be merged");
+      if (!root_from) out.source_root = o.source_root, root_from = &i;
+    }
+    if (o.probe_map_id != 0) {
+      if (id_from && o.probe_map_id != out.probe_map_id)
+        throw Error(i.name, 0,
+                    "was collected with another probe map than " + id_from->name +
+                        " (the ids differ): spectra of differently instrumented code cannot be merged");
+      if (!id_from) out.probe_map_id = o.probe_map_id, id_from = &i;
+    }
+  }
+  return out;
+}
+
+// ---- elements --------------------------------------------------------------------------
+
+bool same_element_table(const Spectrum& a, const Spectrum& b) {
+  auto same_bytes = [](auto x, auto y) {
+    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
+  };
+  return same_bytes(a.elements(), b.elements()) && same_bytes(a.strings().blob(), b.strings().blob()) &&
+         same_bytes(a.strings().offsets(), b.strings().offsets());
+}
+
+// The output's elements and, per input, where each output element is in it.
+struct ElementUnion {
+  bool shared_table = false;  // every input has the first one's table: no maps below
+  StringPool strings;
+  std::vector<ElementRecord> records;                 // when !shared_table
+  std::vector<std::vector<std::uint32_t>> local_of;  // [input][output element] -> local or kNone
+  std::size_t partial = 0;                            // elements missing from some input
+
+  std::uint32_t local(std::size_t input, std::size_t element) const {
+    return shared_table ? static_cast<std::uint32_t>(element) : local_of[input][element];
+  }
+};
+
+std::string element_key(const Spectrum& s, std::size_t e) {
+  const ElementRecord& r = s.element(e);
+  std::string key(1, static_cast<char>(r.kind));
+  if (r.kind == ElementKind::extrinsic || (r.file == 0 && r.first_line == 0)) return key + s.element_name(e);
+  key += s.file(e);
+  key += '\0';
+  key += std::to_string(r.first_line);
+  return key;
+}
+
+bool sorted_by_location(const Spectrum& s) {
+  for (std::size_t e = 1; e < s.element_count(); ++e) {
+    const auto& a = s.element(e - 1);
+    const auto& b = s.element(e);
+    if (std::tuple(a.kind, s.file(e - 1), a.first_line) > std::tuple(b.kind, s.file(e), b.first_line)) return false;
+  }
+  return true;
+}
+
+ElementUnion unite_elements(const std::vector<Input>& in) {
+  ElementUnion u;
+  u.shared_table = std::all_of(in.begin(), in.end(), [&](const Input& i) {
+    return same_element_table(i.spectrum, in.front().spectrum);
+  });
+  if (u.shared_table) {
+    u.strings = in.front().spectrum.strings();
+    return u;
+  }
+  struct Origin {
+    std::size_t input, element;
+  };
+  std::unordered_map<std::string, std::uint32_t> index;
+  std::vector<Origin> first_seen;
+  std::vector<std::vector<std::uint32_t>> output_of(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const Spectrum& s = in[i].spectrum;
+    output_of[i].resize(s.element_count());
+    for (std::size_t e = 0; e < s.element_count(); ++e) {
+      auto [it, added] = index.try_emplace(element_key(s, e), static_cast<std::uint32_t>(first_seen.size()));
+      if (added) {
+        first_seen.push_back({i, e});
+      } else {
+        const Origin o = first_seen[it->second];
+        const Spectrum& f = in[o.input].spectrum;
+        const ElementRecord &a = f.element(o.element), &b = s.element(e);
+        if (f.function(o.element) != s.function(e) || a.last_line != b.last_line ||
+            f.element_name(o.element) != s.element_name(e))
+          throw Error(in[i].name, 0,
+                      "element " + s.element_name(e) + " (lines " + std::to_string(b.first_line) + "-" +
+                          std::to_string(b.last_line) + ") is " + f.element_name(o.element) + " (lines " +
+                          std::to_string(a.first_line) + "-" + std::to_string(a.last_line) + ") in " +
+                          in[o.input].name + ": the spectra are not of the same code");
+      }
+      output_of[i][e] = it->second;
+    }
+  }
+  // Sorted by location when every input is, as collectors write them.
+  std::vector<std::uint32_t> order(first_seen.size());
+  std::iota(order.begin(), order.end(), 0u);
+  if (std::all_of(in.begin(), in.end(), [](const Input& i) { return sorted_by_location(i.spectrum); })) {
+    auto key = [&](std::uint32_t k) {
+      const Spectrum& s = in[first_seen[k].input].spectrum;
+      const auto e = first_seen[k].element;
+      return std::tuple(s.element(e).kind, s.file(e), s.element(e).first_line);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  }
+  std::vector<std::uint32_t> position(order.size());
+  for (std::size_t p = 0; p < order.size(); ++p) position[order[p]] = static_cast<std::uint32_t>(p);
+
+  for (const auto k : order) {
+    const Spectrum& s = in[first_seen[k].input].spectrum;
+    const ElementRecord& r = s.element(first_seen[k].element);
+    ElementRecord out = r;
+    out.file = u.strings.intern(s.strings()[r.file]);
+    out.function = u.strings.intern(s.strings()[r.function]);
+    out.name = r.name ? u.strings.intern(s.strings()[r.name]) : 0;
+    u.records.push_back(out);
+  }
+  u.local_of.assign(in.size(), std::vector<std::uint32_t>(order.size(), kNone));
+  for (std::size_t i = 0; i < in.size(); ++i)
+    for (std::size_t e = 0; e < output_of[i].size(); ++e) u.local_of[i][position[output_of[i][e]]] = static_cast<std::uint32_t>(e);
+  for (std::size_t e = 0; e < order.size(); ++e)
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (u.local_of[i][e] == kNone) {
+        ++u.partial;
+        break;
+      }
+  return u;
+}
+
+// ---- tests -----------------------------------------------------------------------------
+
+struct TestUnion {
+  std::vector<TestCase> tests;
+  std::vector<std::vector<std::uint32_t>> output_of;  // [input][local test] -> output test
+  bool disjoint = true;                               // no test name in two inputs
+  std::size_t shared = 0, flaky_shared = 0;
+};
+
+TestUnion unite_tests(std::vector<Input>& in) {
+  TestUnion u;
+  std::unordered_map<std::string, std::uint32_t> index;
+  std::vector<double> weight_sum;
+  std::vector<std::uint32_t> runs;
+  for (auto& input : in) {
+    input.test_base = static_cast<std::uint32_t>(u.tests.size());
+    auto& map = u.output_of.emplace_back();
+    for (const TestCase& t : input.spectrum.tests()) {
+      auto [it, added] = index.try_emplace(t.name, static_cast<std::uint32_t>(u.tests.size()));
+      map.push_back(it->second);
+      if (added) {
+        u.tests.push_back(t);
+        weight_sum.push_back(t.failure_weight);
+        runs.push_back(1);
+        continue;
+      }
+      u.disjoint = false;
+      TestCase& m = u.tests[it->second];
+      // The first failing run tells why it failed.
+      if (weight_sum[it->second] == 0.0 && t.failed()) m.status = t.status, m.message = t.message;
+      weight_sum[it->second] += t.failure_weight;
+      ++runs[it->second];
+      m.runtime_ns += t.runtime_ns;
+    }
+  }
+  for (std::size_t t = 0; t < u.tests.size(); ++t) {
+    if (runs[t] == 1) continue;
+    ++u.shared;
+    TestCase& m = u.tests[t];
+    m.failure_weight = std::clamp(weight_sum[t] / runs[t], 0.0, 1.0);
+    if (m.failure_weight > 0.0 && m.failure_weight < 1.0) {
+      m.status = TestStatus::flaky;
+      ++u.flaky_shared;
+    } else if (m.failure_weight == 0.0) {
+      m.status = TestStatus::passed;
+      m.message.clear();
+    }
+  }
+  return u;
+}
+
+// ---- rows ------------------------------------------------------------------------------
+
+// Appends the output test ids covering output element `e` to `row` (unsorted when tests
+// are shared).
+void gather_row(const std::vector<Input>& in, const ElementUnion& elements, const TestUnion& tests, std::size_t e,
+                std::vector<std::uint32_t>& row) {
+  row.clear();
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::uint32_t local = elements.local(i, e);
+    if (local == kNone) continue;
+    const Coverage& c = in[i].spectrum.coverage();
+    if (tests.disjoint) {
+      const std::uint32_t base = in[i].test_base;
+      if (c.is_dense()) {
+        for (const auto t : c.tests_of(local)) row.push_back(base + t);
+      } else {
+        const auto ids = c.sparse_tests_of(local);
+        const std::size_t at = row.size();
+        row.resize(at + ids.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) row[at + k] = base + ids[k];
+      }
+    } else {
+      for (const auto t : c.tests_of(local)) row.push_back(tests.output_of[i][t]);
+    }
+  }
+  if (!tests.disjoint) {
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+  }
+}
+
+std::uint64_t row_length(const Coverage& c, std::uint32_t local) {
+  return c.is_dense() ? c.tests_of(local).size() : c.sparse_tests_of(local).size();
+}
+
+// The failing rows of the output, test-major.
+struct FailingRows {
+  std::vector<std::uint32_t> tests;   // output ids, ascending
+  std::vector<std::uint64_t> offsets;
+  std::vector<std::uint32_t> elements;
+};
+
+// Copy mode: disjoint tests and every input has its failing rows: the output's are the
+// inputs' rows, test ids shifted, element ids mapped.
+FailingRows copy_failing_rows(const std::vector<Input>& in, const ElementUnion& elements) {
+  FailingRows f;
+  f.offsets.push_back(0);
+  std::vector<std::uint32_t> output_of;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const FailingCoverage& rows = *in[i].spectrum.failing_coverage();
+    if (!elements.shared_table) {
+      output_of.assign(in[i].spectrum.element_count(), kNone);
+      for (std::size_t e = 0; e < elements.local_of[i].size(); ++e)
+        if (elements.local_of[i][e] != kNone) output_of[elements.local_of[i][e]] = static_cast<std::uint32_t>(e);
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      f.tests.push_back(in[i].test_base + rows.tests()[r]);
+      const auto row = rows.row(r);
+      const std::size_t at = f.elements.size();
+      if (elements.shared_table) {
+        f.elements.insert(f.elements.end(), row.begin(), row.end());
+      } else {
+        for (const auto e : row) f.elements.push_back(output_of[e]);
+        std::sort(f.elements.begin() + static_cast<std::ptrdiff_t>(at), f.elements.end());
+      }
+      f.offsets.push_back(f.elements.size());
+    }
+  }
+  return f;
+}
+
+// A temporary native file next to `output` for outputs in other formats; removed with
+// the object.
+class TempNative {
+ public:
+  explicit TempNative(const fs::path& output) {
+    const fs::path parent = output.has_parent_path() ? output.parent_path() : fs::path(".");
+    path_ = parent / ("." + output.filename().string() + ".merge-" + std::to_string(::getpid()) + ".dlfl");
+  }
+  ~TempNative() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
+  const SpectrumOrigin origin = merged_origin(in);
+  const ElementUnion elements = unite_elements(in);
+  TestUnion tests = unite_tests(in);
+  const Spectrum& first = in.front().spectrum;
+  const std::size_t element_count = elements.shared_table ? first.element_count() : elements.records.size();
+  const std::size_t test_count = tests.tests.size();
+
+  std::vector<std::uint32_t> failing_rank(test_count, kNone);
+  std::vector<std::uint32_t> failing_tests;
+  for (std::size_t t = 0; t < test_count; ++t)
+    if (tests.tests[t].failed()) {
+      failing_rank[t] = static_cast<std::uint32_t>(failing_tests.size());
+      failing_tests.push_back(static_cast<std::uint32_t>(t));
+    }
+  const bool copy_failing = tests.disjoint && std::all_of(in.begin(), in.end(), [](const Input& i) {
+    return i.spectrum.failing_coverage() != nullptr;
+  });
+
+  // Row lengths: added up from the inputs' when tests are disjoint, else counted.
+  std::vector<std::uint64_t> offsets(element_count + 1, 0);
+  FailingRows failing;
+  std::vector<std::uint32_t> row;
+  if (copy_failing) {
+    for (std::size_t e = 0; e < element_count; ++e) {
+      std::uint64_t n = 0;
+      for (std::size_t i = 0; i < in.size(); ++i)
+        if (const auto local = elements.local(i, e); local != kNone) n += row_length(in[i].spectrum.coverage(), local);
+      offsets[e + 1] = offsets[e] + n;
+    }
+    failing = copy_failing_rows(in, elements);
+  } else {
+    failing.tests = failing_tests;
+    failing.offsets.assign(failing_tests.size() + 1, 0);
+    for (std::size_t e = 0; e < element_count; ++e) {
+      gather_row(in, elements, tests, e, row);
+      offsets[e + 1] = offsets[e] + row.size();
+      for (const auto t : row)
+        if (failing_rank[t] != kNone) ++failing.offsets[failing_rank[t] + 1];
+    }
+    for (std::size_t r = 0; r < failing_tests.size(); ++r) failing.offsets[r + 1] += failing.offsets[r];
+    failing.elements.resize(failing.offsets.back());
+  }
+  const std::uint64_t nnz = offsets.back();
+  const bool dense = dense_is_smaller(test_count, element_count, nnz);
+  const std::size_t words = (test_count + 63) / 64;
+
+  // The test records and text.
+  std::vector<NativeTestRecord> test_records;
+  std::string text;
+  for (const auto& t : tests.tests) {
+    NativeTestRecord r;
+    r.name_offset = text.size();
+    r.name_size = t.name.size();
+    text += t.name;
+    r.message_offset = text.size();
+    r.message_size = t.message.size();
+    text += t.message;
+    r.failure_weight = t.failure_weight;
+    r.runtime_ns = t.runtime_ns;
+    r.status = static_cast<std::uint8_t>(t.status);
+    test_records.push_back(r);
+  }
+  const std::span<const ElementRecord> records =
+      elements.shared_table ? first.elements() : std::span<const ElementRecord>(elements.records);
+  const std::uint64_t map_id[1] = {origin.probe_map_id};
+
+  SectionItems items{};
+  items[string_blob] = elements.strings.blob().size();
+  items[string_offsets] = elements.strings.offsets().size();
+  items[native::elements] = records.size();
+  items[native::tests] = test_records.size();
+  items[test_text] = text.size();
+  items[coverage_offsets] = dense ? 0 : offsets.size();
+  items[coverage_indices] = dense ? 0 : nnz;
+  items[coverage_bits] = dense ? element_count * words : 0;
+  items[source_root] = origin.source_root.size();
+  items[probe_map_id] = origin.probe_map_id ? 1 : 0;
+  items[native::failing_tests] = failing.tests.size();
+  items[failing_offsets] = failing.offsets.size();
+  items[failing_elements] = failing.elements.size();
+
+  AtomicFile file(output);
+  try {
+    ImageStreamWriter image(file.stream(), items);
+    image.begin(string_blob);
+    image.write(elements.strings.blob());
+    image.begin(string_offsets);
+    image.write(elements.strings.offsets());
+    image.begin(native::elements);
+    image.write(records);
+    image.begin(native::tests);
+    image.write(std::span<const NativeTestRecord>(test_records));
+    image.begin(test_text);
+    image.write(text.data(), text.size());
+    image.begin(dense ? coverage_bits : coverage_offsets);
+    if (!dense) {
+      image.write(std::span<const std::uint64_t>(offsets));
+      image.begin(coverage_indices);
+    }
+    std::vector<std::uint64_t> fill(copy_failing ? 0 : failing.offsets.size());
+    if (!copy_failing) std::copy(failing.offsets.begin(), failing.offsets.end(), fill.begin());
+    for (std::size_t e = 0; e < element_count; ++e) {
+      gather_row(in, elements, tests, e, row);
+      if (!copy_failing)
+        for (const auto t : row)
+          if (failing_rank[t] != kNone) failing.elements[fill[failing_rank[t]]++] = static_cast<std::uint32_t>(e);
+      if (dense) {
+        std::uint64_t* bits = image.reserve<std::uint64_t>(words);
+        std::fill(bits, bits + words, 0);
+        for (const auto t : row) bits[t / 64] |= std::uint64_t{1} << (t % 64);
+      } else {
+        image.write(std::span<const std::uint32_t>(row));
+      }
+    }
+    image.begin(source_root);
+    image.write(origin.source_root.data(), origin.source_root.size());
+    image.begin(probe_map_id);
+    image.write(std::span<const std::uint64_t>(map_id, items[probe_map_id]));
+    image.begin(native::failing_tests);
+    image.write(std::span<const std::uint32_t>(failing.tests));
+    image.begin(failing_offsets);
+    image.write(std::span<const std::uint64_t>(failing.offsets));
+    image.begin(failing_elements);
+    image.write(std::span<const std::uint32_t>(failing.elements));
+    image.finish();
+  } catch (const Error&) {
+    // A failed stream is reported by commit() with errno; a logic error propagates.
+    if (file.stream()) throw;
+  }
+  file.commit();
+
+  MergeStats stats;
+  stats.inputs = in.size();
+  stats.tests = test_count;
+  stats.failing = failing_tests.size();
+  stats.shared_tests = tests.shared;
+  stats.flaky_shared = tests.flaky_shared;
+  stats.elements = element_count;
+  stats.partial_elements = elements.partial;
+  stats.covered_pairs = nnz;
+  return stats;
+}
+
+}  // namespace
+
+MergeStats merge_spectra(std::span<const fs::path> inputs, const fs::path& output, SpectrumFormat format) {
+  if (inputs.empty()) throw Error("nothing to merge: give at least one input spectrum");
+  std::vector<Input> in;
+  in.reserve(inputs.size());
+  for (const auto& path : inputs) in.push_back({path.string(), read_spectrum(path), 0});
+  if (format == SpectrumFormat::native) return merge_to_native(in, output);
+  // Other formats hold the whole spectrum in memory anyway: merge into a native file
+  // beside the output, then convert it.
+  const TempNative temp(output);
+  const MergeStats stats = merge_to_native(in, temp.path());
+  in.clear();
+  write_spectrum(read_native(temp.path()), output, format);
+  return stats;
+}
+
+}  // namespace dlfl::io
