@@ -90,6 +90,17 @@ std::vector<TestCommand> list_tests(const CollectOptions& o, const fs::path& scr
     if (tests.empty()) throw Error(fmt::format("the filter '{}' keeps no test", o.filter));
   }
   if (tests.empty()) throw Error("the test source lists no test");
+  if (o.shard) {
+    const std::size_t listed = tests.size();
+    std::size_t position = 0;
+    std::erase_if(tests, [&](const TestCommand& t) {
+      return o.source == TestSourceKind::gtest ? !gtest_shard_holds(*o.shard, position++)
+                                               : !name_shard_holds(*o.shard, t.name);
+    });
+    if (tests.empty())
+      throw Error(fmt::format("shard {}/{} holds none of the {} tests", o.shard->index, o.shard->count, listed));
+    notes.push_back(fmt::format("shard {}/{}: {} of the {} tests", o.shard->index, o.shard->count, tests.size(), listed));
+  }
   return tests;
 }
 
@@ -312,6 +323,7 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
     }
   }
   result.spectrum = std::move(builder).finish();
+  result.spectrum.set_origin({filter.source_root().string(), 0});
   s.listed = tests.size();
   s.elements = result.spectrum.element_count();
   s.backend = backend->kind();

@@ -104,6 +104,15 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   for (const auto& t : all)
     if (o.filter.empty() || gtest_filter_matches(o.filter, t)) listed.push_back(t);
   if (listed.empty()) throw Error(o.gtest_binary.string(), 0, "no test matches the filter '" + o.filter + "'");
+  if (o.shard) {
+    const std::size_t before = listed.size();
+    std::size_t position = 0;
+    std::erase_if(listed, [&](const std::string&) { return !gtest_shard_holds(*o.shard, position++); });
+    if (listed.empty())
+      throw Error(o.gtest_binary.string(), 0,
+                  "shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) +
+                      " holds none of its " + std::to_string(before) + " tests");
+  }
 
   RuntimeCollectResult result;
   result.stats.listed = listed.size();

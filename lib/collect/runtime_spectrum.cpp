@@ -80,6 +80,11 @@ void check_snapshot_fits(const RuntimeSnapshot& snapshot, const fs::path& snapsh
 
 ProbeElements::ProbeElements(const instrument::ProbeMap& map, bool absolute_paths,
                              const std::optional<PathFilterOptions>& paths) {
+  origin_.probe_map_id = map.id;
+  if (paths)
+    origin_.source_root = paths->source_root.empty() ? map.root : PathFilter(*paths).source_root().string();
+  else if (!absolute_paths)
+    origin_.source_root = map.root;
   const auto files = element_files(map, absolute_paths, paths);
   std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> function_of_line;  // first site wins
   for (const auto& s : map.sites)
@@ -141,6 +146,7 @@ void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
     result.warnings.push_back(counted(passing_without_.size(), "passing test") +
                               " without coverage: " + name_list(passing_without_));
   result.spectrum = std::move(builder_).finish();
+  result.spectrum.set_origin(elements_.origin());
   auto& s = result.stats;
   s.tests = stats_.tests;
   s.failing = stats_.failing;

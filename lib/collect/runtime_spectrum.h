@@ -54,6 +54,8 @@ class ProbeElements {
   // Appends the ids of the elements of `probes` (ids past the map are ignored) to `out`.
   void elements_of(std::span<const std::uint32_t> probes, std::vector<std::uint32_t>& out) const;
   std::size_t size() const noexcept { return elements_.size(); }
+  // The map's id and the root the element files are named relative to (empty: absolute).
+  const SpectrumOrigin& origin() const noexcept { return origin_; }
 
  private:
   struct Element {
@@ -63,6 +65,7 @@ class ProbeElements {
   };
   std::vector<Element> elements_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> probe_elements_;  // (probe, element), sorted
+  SpectrumOrigin origin_;
 };
 
 class RuntimeSpectrumBuilder {
@@ -74,7 +77,8 @@ class RuntimeSpectrumBuilder {
   // Tests go into the spectrum in the order they are added; skipped ones are only counted.
   void add(RuntimeTestRecord record);
 
-  // Moves the spectrum into `result` and sets its stats' tests, failing, crashed,
+  // Moves the spectrum into `result` (origin: the probe map's id and the root its element
+  // files are named relative to) and sets its stats' tests, failing, crashed,
   // timed_out, skipped, no_coverage and elements; appends a warning listing the failing
   // and one listing the passing tests that cover no element. The builder is spent.
   void finish(RuntimeCollectResult& result);

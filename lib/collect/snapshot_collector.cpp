@@ -83,6 +83,7 @@ RuntimeCollectResult collect_from_snapshots(const SnapshotCollectOptions& o) {
     const std::vector<std::uint32_t> none;
     const auto& outside = o.include_outside_tests ? snap.outside : none;
     for (auto& slot : snap.tests) {
+      if (o.shard && !name_shard_holds(*o.shard, slot.name)) continue;
       ++result.stats.listed;
       const bool running = slot.state != DLFL_RT_SLOT_ENDED;
       RuntimeTestRecord rec = record_of_slot(std::move(slot), outside);
@@ -100,6 +101,9 @@ RuntimeCollectResult collect_from_snapshots(const SnapshotCollectOptions& o) {
       runs.push_back(std::move(rec));
     }
   }
+  if (order.empty() && o.shard && result.stats.listed == 0)
+    throw Error("shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) +
+                " holds none of the tests in the snapshots");
   if (order.empty())
     throw Error(read.size() == 1 ? o.snapshots.front().string() : std::string(), 0,
                 std::string(read.size() == 1 ? "holds no test" : "none of the snapshots holds a test") +

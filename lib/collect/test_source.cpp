@@ -65,6 +65,34 @@ const std::vector<std::string> kGtestEnvUnset = {"GTEST_FILTER", "GTEST_OUTPUT",
 
 }  // namespace
 
+Shard parse_shard(std::string_view text) {
+  const auto slash = text.find('/');
+  Shard shard;
+  auto number = [](std::string_view digits, std::size_t& out) {
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+      return false;
+    out = std::stoul(std::string(digits));
+    return true;
+  };
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), shard.index) ||
+      !number(text.substr(slash + 1), shard.count) || shard.count == 0 || shard.index >= shard.count)
+    throw Error(fmt::format("--shard '{}': expected I/N with 0 <= I < N, e.g. 0/4 for the first of four shards", text));
+  return shard;
+}
+
+bool gtest_shard_holds(const Shard& shard, std::size_t position) noexcept {
+  return position % shard.count == shard.index;
+}
+
+bool name_shard_holds(const Shard& shard, std::string_view name) noexcept {
+  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a, 64 bits
+  for (const unsigned char c : name) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h % shard.count == shard.index;
+}
+
 std::vector<std::string> parse_gtest_list(std::string_view listing) {
   std::vector<std::string> names;
   std::string suite;  // empty: not inside a suite (or a disabled one)

@@ -121,3 +121,73 @@ TEST(CommandTemplate, QuotedNameReachesTheCommandIntact) {
 
 }  // namespace
 }  // namespace dlfl::collect
+
+// ---- Shards ----------------------------------------------------------------------------
+
+namespace dlfl::collect {
+namespace {
+
+TEST(Shard, ParsesIndexOverCount) {
+  const Shard s = parse_shard("3/16");
+  EXPECT_EQ(s.index, 3u);
+  EXPECT_EQ(s.count, 16u);
+  for (const char* bad : {"16/16", "1/0", "-1/4", "1", "a/b", "1/4/2", "/4", "1/ 4", ""})
+    EXPECT_THROW(parse_shard(bad), Error) << bad;
+}
+
+// Every name lands in exactly one shard, the same one whatever the order, and the
+// shards are not absurdly uneven.
+TEST(Shard, NameSplitIsAPartition) {
+  const std::size_t n = 4;
+  std::vector<std::size_t> sizes(n, 0);
+  for (int t = 0; t < 400; ++t) {
+    const std::string name = "Suite" + std::to_string(t % 13) + ".Case" + std::to_string(t);
+    std::size_t holders = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (name_shard_holds({i, n}, name)) ++holders, ++sizes[i];
+    EXPECT_EQ(holders, 1u) << name;
+  }
+  for (const auto size : sizes) EXPECT_GT(size, 60u);
+  EXPECT_TRUE(name_shard_holds({0, 1}, "anything"));
+}
+
+// Trivial tests for the check below to run in a child process of this binary.
+TEST(ShardProbe, A) {}
+TEST(ShardProbe, B) {}
+TEST(ShardProbe, DISABLED_C) {}
+TEST(ShardProbe, D) {}
+TEST(ShardProbe, E) {}
+TEST(ShardProbe, F) {}
+TEST(ShardProbeOther, G) {}
+TEST(ShardProbeOther, H) {}
+
+// dlfl's gtest shards are what GoogleTest itself runs under GTEST_SHARD_INDEX and
+// GTEST_TOTAL_SHARDS with the same filter (disabled tests not counted): checked against
+// this very binary.
+TEST(Shard, GtestShardsAreWhatGoogleTestRuns) {
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string filter = "ShardProbe*-*.E";
+  std::vector<std::string> listed;
+  for (const auto& t : list_gtest_tests(self, {}))
+    if (gtest_filter_matches(filter, t.name)) listed.push_back(t.name);
+  ASSERT_EQ(listed.size(), 6u);
+  for (std::size_t count : {1u, 2u, 3u, 4u}) {
+    for (std::size_t index = 0; index < count; ++index) {
+      std::vector<std::string> ours;
+      for (std::size_t p = 0; p < listed.size(); ++p)
+        if (gtest_shard_holds({index, count}, p)) ours.push_back(listed[p]);
+      const auto r = dlfl::testing::run_shell("GTEST_SHARD_INDEX=" + std::to_string(index) +
+                                              " GTEST_TOTAL_SHARDS=" + std::to_string(count) + " '" + self +
+                                              "' --gtest_filter='" + filter + "'");
+      ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+      std::vector<std::string> theirs;
+      std::istringstream lines(r.out);
+      for (std::string line; std::getline(lines, line);)
+        if (line.rfind("[ RUN      ] ", 0) == 0) theirs.push_back(line.substr(13));
+      EXPECT_EQ(ours, theirs) << "shard " << index << "/" << count;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dlfl::collect

@@ -6,12 +6,14 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "dlfl/collect/coverage_backend.h"
 #include "dlfl/collect/path_filter.h"
 #include "dlfl/collect/progress.h"
+#include "dlfl/collect/test_source.h"
 #include "dlfl/spectrum.h"
 
 namespace dlfl::collect {
@@ -36,6 +38,10 @@ struct CollectOptions {
   std::filesystem::path reference_cache;
   // GoogleTest-style filter on test names (`Suite.*:Other.*-*Slow*`); empty: all.
   std::string filter;
+  // Only this part of the (filtered) suite: GoogleTest's sharding for gtest binaries, a
+  // split by name for the other sources (test_source.h). A shard that selects no test
+  // is an error.
+  std::optional<Shard> shard;
 
   // automatic: gtest/--object binaries are probed (LLVM coverage sections, embedded .gcda
   // paths); a CTest directory holding .gcno files is gcov, else its tests' executables
@@ -82,7 +88,8 @@ struct CollectStats {
 };
 
 struct CollectResult {
-  Spectrum spectrum;  // tests in listing order; elements ordered by (file, line)
+  // Tests in listing order; elements ordered by (file, line); origin: the source root.
+  Spectrum spectrum;
   CollectStats stats;
   std::vector<std::string> warnings;  // one line each, for the user
 };

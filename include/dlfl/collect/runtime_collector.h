@@ -20,6 +20,7 @@
 #include "dlfl/collect/path_filter.h"
 #include "dlfl/collect/progress.h"
 #include "dlfl/collect/runtime_snapshot.h"  // read_runtime_snapshot(), for tests and tools
+#include "dlfl/collect/test_source.h"
 #include "dlfl/spectrum.h"
 
 namespace dlfl::collect {
@@ -29,6 +30,7 @@ struct RuntimeCollectOptions {
   std::vector<std::string> args;          // extra arguments for every run of it
   std::filesystem::path probe_map;        // dlfl-probes.map written by `dlfl instrument`
   std::string filter;                     // GoogleTest filter on the listed tests; empty: all
+  std::optional<Shard> shard;             // GoogleTest's sharding of the filtered tests
   std::vector<std::string> env;           // extra "NAME=VALUE" for the runs
   std::filesystem::path cwd;              // empty: the caller's working directory
   // Per test: a test running longer is killed with its process group (SIGKILL) and

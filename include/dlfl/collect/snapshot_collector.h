@@ -15,6 +15,7 @@
 
 #include "dlfl/collect/path_filter.h"
 #include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/test_source.h"
 
 namespace dlfl::collect {
 
@@ -31,6 +32,8 @@ struct SnapshotCollectOptions {
   // absolute, or named by a path filter (an empty source_root = the probe map's root).
   bool absolute_paths = false;
   std::optional<PathFilterOptions> paths;
+  // Only the tests of this shard, split by name (test_source.h); skipped: not counted.
+  std::optional<Shard> shard;
 };
 
 // The result's stats count `listed` = test slots read, `processes` = snapshot files read.

@@ -32,6 +32,29 @@ struct TestCommand {
   std::vector<std::string> skip_regex;     // SKIP_REGULAR_EXPRESSION: output matching one skips
 };
 
+// ---- Shards -------------------------------------------------------------------------
+
+// One part of a suite split across machines or job-array tasks: shard `index` of
+// `count`, 0-based (as GTEST_SHARD_INDEX, SLURM_ARRAY_TASK_ID with --array=0-N-1 and a
+// Kubernetes Indexed Job's JOB_COMPLETION_INDEX count).
+struct Shard {
+  std::size_t index = 0;
+  std::size_t count = 1;
+};
+
+// "I/N" with 0 <= I < N; throws dlfl::Error saying what is expected otherwise.
+Shard parse_shard(std::string_view text);
+
+// GoogleTest's own sharding protocol (GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS): the test at
+// `position` among the tests that run (listing order, after the filter) belongs to
+// shard position mod count, so a shard holds what the binary itself would run.
+bool gtest_shard_holds(const Shard& shard, std::size_t position) noexcept;
+
+// A split by test name for sources without an order of their own (CTest, a list of
+// names, snapshots): a 64-bit FNV-1a hash of the name mod count. Independent of the
+// order and of the machine, so every task of a job array agrees without talking.
+bool name_shard_holds(const Shard& shard, std::string_view name) noexcept;
+
 // ---- GoogleTest ---------------------------------------------------------------------
 
 // Full test names from `--gtest_list_tests` output, in listed order:
