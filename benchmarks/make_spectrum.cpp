@@ -23,8 +23,8 @@ void write_raw(const std::filesystem::path& path, const std::vector<T>& values) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::cerr << "usage: make_spectrum ELEMENTS TESTS DENSITY OUT_DIR\n";
+  if (argc != 5 && argc != 7) {
+    std::cerr << "usage: make_spectrum ELEMENTS TESTS DENSITY OUT_DIR [FAILING FLAKY]\n";
     return 2;
   }
   dlfl::bench::SyntheticShape shape;
@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
   shape.tests = std::stoull(argv[2]);
   shape.density = std::stod(argv[3]);
   const std::filesystem::path dir = argv[4];
+  if (argc == 7) {  // shares of failing and flaky tests (default 2% and 1%; 0 flaky = binary outcomes)
+    shape.failing = std::stod(argv[5]);
+    shape.flaky = std::stod(argv[6]);
+  }
   std::filesystem::create_directories(dir);
   const dlfl::Spectrum generated = dlfl::bench::synthetic_spectrum(shape);
   // In the storage form dlfl would pick (bit words above ~1/32 density), as

@@ -2,7 +2,8 @@
 # Ranking-core benchmark: dlfl vs a numpy reference vs a plain memory read, as ratios
 # measured in one run. Usage: benchmarks/run.sh [--size small|target|full]
 #   small   100k elements x 2k tests at 1% (under a minute)
-#   target  1M elements x 10k tests at 1% (the default; issue #7's target spectrum)
+#   target  1M elements x 10k tests at 1% (the default; issue #7's target spectrum), with
+#           fractional outcomes and then with binary ones (issue #17)
 #   full    target, then growth tables over nnz and a dense 20% case
 # Spectra are generated once into ${DLFL_BENCH_DIR:-/tmp/dlfl-bench} and reused; the
 # build goes to ${DLFL_BENCH_BUILD:-build-bench}.
@@ -21,6 +22,7 @@ case "$size" in small|target|full) ;; *) echo "unknown size '$size'" >&2; exit 2
 build=${DLFL_BENCH_BUILD:-$root/build-bench}
 data=${DLFL_BENCH_DIR:-/tmp/dlfl-bench}
 python=/usr/bin/python3
+"$root/scripts/install-deps.sh"  # python3-numpy among others, on a fresh machine
 "$python" -c 'import numpy' 2>/dev/null || { echo "needs Debian's python3-numpy (/usr/bin/python3)" >&2; exit 2; }
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLFL_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build "$build" -j2 --target make_spectrum rank_ratio >/dev/null
@@ -29,11 +31,17 @@ cmake --build "$build" -j2 --target make_spectrum rank_ratio >/dev/null
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# spectrum ELEMENTS TESTS DENSITY -> prints the directory (generated when missing)
+# spectrum ELEMENTS TESTS DENSITY [binary] -> prints the directory (generated when
+# missing). Default outcomes: 2% failing + 1% flaky (weight 1/4); binary: 1% failing,
+# none flaky, so counts read only the failing tests' rows (native format version 2).
 spectrum() {
-  local dir=$data/e$1-t$2-d$3
+  local dir=$data/v2-e$1-t$2-d$3${4:+-$4}
   if [ ! -f "$dir/spectrum.dlfl" ]; then
-    "$build/benchmarks/make_spectrum" "$1" "$2" "$3" "$dir" >&2
+    if [ "${4:-}" = binary ]; then
+      "$build/benchmarks/make_spectrum" "$1" "$2" "$3" "$dir" 0.01 0 >&2
+    else
+      "$build/benchmarks/make_spectrum" "$1" "$2" "$3" "$dir" >&2
+    fi
   fi
   echo "$dir"
 }
@@ -84,6 +92,12 @@ growth_row() {
 case "$size" in
   small) measure "$(spectrum 100000 2000 0.01)" ;;
   target|full) measure "$(spectrum 1000000 10000 0.01)" ;;
+esac
+echo
+echo "# binary outcomes, 1% failing: counts from the failing tests' rows + row lengths (issue #17)"
+case "$size" in
+  small) measure "$(spectrum 100000 2000 0.01 binary)" ;;
+  target|full) measure "$(spectrum 1000000 10000 0.01 binary)" ;;
 esac
 
 if [ "$size" = full ]; then

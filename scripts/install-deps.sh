@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-pytest xz-utils zlib1g-dev
   python3-torch libtorch-dev python3-coverage python3-pytest-xdist python3-numpy
+  time
   libclang-14-dev libclang-cpp14-dev llvm-14-dev
   libncurses-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
   lcov chromium

@@ -17,6 +17,7 @@
 #include "cli_runner.h"
 #include "dlfl/io/spectrum_formats.h"
 #include "dlfl_rt/dlfl_rt_file.h"
+#include "../support/spectrum_canonical.h"
 #include "../support/spectrum_lines.h"
 
 namespace dlfl::testing {
@@ -413,6 +414,52 @@ TEST_F(CollectRuntime, RefusesCombinationsThatMakeNoSense) {
     EXPECT_THAT(r.err, HasSubstr(message)) << args;
     EXPECT_FALSE(fs::exists(dir_ / "out.dlfl")) << args;
   }
+}
+
+}  // namespace
+}  // namespace dlfl::testing
+
+namespace dlfl::testing {
+namespace {
+
+// --shard on the runtime path: the shards of one binary (GoogleTest's split) and of
+// snapshots (split by name), merged, are the unsharded spectrum, tests in any order.
+TEST_F(CollectRuntime, ShardsMergeIntoTheUnshardedSpectrum) {
+  write_probe_map(dir_ / "probes.map", dir_.path(), {"fixture.cpp"});
+  const std::string filter = " --filter 'Fixture.Pass*:Fixture.Fail:Fixture.Segv' --timeout 3 --quiet";
+  const std::string common = "collect --runtime --gtest " + q(kFixture) + " --probe-map " + q(dir_ / "probes.map");
+  ASSERT_EQ(run_dlfl(common + filter + " -o " + q(dir_ / "whole.dlfl")).exit_code, 0);
+  std::string shards;
+  for (int i = 0; i < 3; ++i) {
+    const fs::path out = dir_ / ("shard-" + std::to_string(i) + ".dlfl");
+    const RunResult r = run_dlfl(common + filter + " --shard " + std::to_string(i) + "/3 -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr(", shard " + std::to_string(i) + "/3 -> "));
+    shards += " " + q(out);
+  }
+  const RunResult m = run_dlfl("merge" + shards + " -o " + q(dir_ / "merged.dlfl"));
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_THAT(m.out, StartsWith("merged 3 spectra: "));
+  const Spectrum whole = io::read_spectrum(dir_ / "whole.dlfl");
+  const Spectrum merged = io::read_spectrum(dir_ / "merged.dlfl");
+  EXPECT_EQ(whole.test_count(), 6u);  // Pass1-4, Fail, Segv
+  EXPECT_EQ(canonical(merged), canonical(whole));
+  EXPECT_EQ(merged.origin(), whole.origin());
+
+  // Snapshots: every shard converts the same files, keeping the tests of its names.
+  run_fixture(dir_ / "run.map", "Fixture.Pass1:Fixture.Fail:Fixture.Pass2:Fixture.Pass3");
+  const std::string convert =
+      "collect --runtime --snapshot " + q(dir_ / "run.map") + " --probe-map " + q(dir_ / "probes.map") + " -q";
+  ASSERT_EQ(run_dlfl(convert + " -o " + q(dir_ / "snap.dlfl")).exit_code, 0);
+  shards.clear();
+  for (int i = 0; i < 2; ++i) {
+    const fs::path out = dir_ / ("snap-" + std::to_string(i) + ".dlfl");
+    const RunResult r = run_dlfl(convert + " --shard " + std::to_string(i) + "/2 -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    shards += " " + q(out);
+  }
+  ASSERT_EQ(run_dlfl("merge" + shards + " -o " + q(dir_ / "snap-merged.dlfl")).exit_code, 0);
+  EXPECT_EQ(canonical(io::read_spectrum(dir_ / "snap-merged.dlfl")), canonical(io::read_spectrum(dir_ / "snap.dlfl")));
 }
 
 }  // namespace

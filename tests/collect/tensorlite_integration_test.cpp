@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/spectrum_canonical.h"
 #include "collect_test_support.h"
 #include "dlfl/io/native_format.h"
 
@@ -93,6 +94,53 @@ void collect_and_check(const std::string& variant, const std::string& compiler, 
 }
 
 TEST(CollectTensorlite, GcovViewsSubset) { collect_and_check("gcc", "g++", "--coverage", "gcov"); }
+
+// Issue 17's "done when": shards (GoogleTest's split of the filtered tests) collected one
+// by one and joined by `dlfl merge` are the same spectrum as one unsharded collection.
+TEST(CollectTensorlite, GcovShardsMergeIntoTheUnshardedSpectrum) {
+  if (!fs::exists(kExample / "CMakeLists.txt") || !fs::exists(kExample / "tests/views_test.cpp"))
+    GTEST_SKIP() << "examples/tensorlite is not there";
+  std::string log;
+  const fs::path binary = build_views("gcc", "g++", "--coverage", log);
+  ASSERT_FALSE(binary.empty()) << "building the tensorlite views tests failed:\n" << log;
+  TempDir dir;
+  const std::string collect = std::string(DLFL_BINARY) + " collect --gtest " + binary.string() +
+                              " --coverage gcov --source-root " + kExample.string() +
+                              " --exclude '*/tests/*' --filter 'Slice*:Grid/*:Select.*:Transpose.*' -j2 -q";
+  const auto whole = run_shell(collect + " -o " + (dir / "whole.dlfl").string());
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  std::string shards;
+  for (int i = 0; i < 3; ++i) {
+    const std::string out = (dir / ("shard-" + std::to_string(i) + ".dlfl")).string();
+    const auto r = run_shell(collect + " --shard " + std::to_string(i) + "/3 -o " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("collected 6 tests")) << r.out;
+    shards += " " + out;
+  }
+  const auto merged = run_shell(std::string(DLFL_BINARY) + " merge" + shards + " -o " + (dir / "merged.dlfl").string());
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_THAT(merged.out, HasSubstr("merged 3 spectra: 18 tests (4 failing), "));
+  const Spectrum a = io::read_native(dir / "whole.dlfl"), b = io::read_native(dir / "merged.dlfl");
+  EXPECT_EQ(canonical(b), canonical(a));
+  EXPECT_EQ(b.origin(), a.origin());
+  EXPECT_FALSE(a.origin().source_root.empty());
+
+  // The job-array examples (examples/jobarray), their own commands run as local
+  // processes: 4 Slurm array tasks + the merge step, then the Kubernetes Indexed Job's 4
+  // pods + the merge Job, each into its own shared directory.
+  for (const std::string scheduler : {"slurm", "kubernetes"}) {
+    const fs::path shared = dir / scheduler;
+    const auto r = run_shell("cd " + std::string(DLFL_SOURCE_DIR) + " && DLFL=" + std::string(DLFL_BINARY) +
+                             " DLFL_SHARED=" + shared.string() + " DLFL_COLLECT_ARGS=\"--gtest " + binary.string() +
+                             " --coverage gcov --source-root " + kExample.string() +
+                             " --exclude '*/tests/*' --filter 'Slice*:Grid/*:Select.*:Transpose.*' -j 1\" " +
+                             "examples/jobarray/run_local.sh " + scheduler);
+    ASSERT_EQ(r.exit_code, 0) << scheduler << ":\n" << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("merged 4 spectra: 18 tests (4 failing), ")) << r.out;
+    for (int i = 0; i < 4; ++i) EXPECT_TRUE(fs::exists(shared / ("shard-" + std::to_string(i) + ".dlfl"))) << i;
+    EXPECT_EQ(canonical(io::read_native(shared / "sfl.dlfl")), canonical(a)) << scheduler;
+  }
+}
 
 #if DLFL_COLLECT_HAVE_CLANG
 TEST(CollectTensorlite, LlvmViewsSubset) {

@@ -1,0 +1,72 @@
+// `dlfl merge` as a user runs it: the summary line, flaky shares, and bad input (missing,
+// foreign or mismatched inputs) as one line with exit code 2 and no output left behind.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "cli_runner.h"
+#include "dlfl/io/native_format.h"
+#include "dlfl/io/spectrum_formats.h"
+
+namespace dlfl::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+class MergeCommand : public ::testing::Test {
+ protected:
+  TempDir dir_{"cli-merge"};
+  std::string q(const fs::path& p) const { return "'" + p.string() + "'"; }
+  void write(const fs::path& path, std::initializer_list<std::pair<TestCase, std::vector<std::uint32_t>>> tests,
+             const std::string& root = "/src") const {
+    SpectrumBuilder b;
+    for (std::uint32_t line = 1; line <= 4; ++line) b.add_element("src/net.cpp", line, line, "step");
+    for (const auto& [test, covered] : tests) b.add_test(test, covered);
+    Spectrum s = std::move(b).finish();
+    s.set_origin({root, 0});
+    io::write_native(s, path);
+  }
+  // Exit 2, one line "dlfl: error: ...", nothing written.
+  void expect_refused(const std::string& args, const std::string& message) const {
+    const RunResult r = run_dlfl("merge " + args + " -o " + q(dir_ / "out.dlfl"));
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, StartsWith("dlfl: error: " + message)) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
+  }
+};
+
+TEST_F(MergeCommand, JoinsShardsAndReportsFlakyShares) {
+  write(dir_ / "a.dlfl", {{TestCase::fail("T.one"), {0, 1}}, {TestCase::pass("T.two"), {1, 2}}});
+  write(dir_ / "b.dlfl", {{TestCase::pass("T.one"), {0, 3}}, {TestCase::pass("T.three"), {2}}});
+  const RunResult r = run_dlfl("merge " + q(dir_ / "a.dlfl") + " " + q(dir_ / "b.dlfl") + " -o " + q(dir_ / "m.dlfl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "merged 2 spectra: 3 tests (1 failing, 1 met in several inputs), 4 elements, 6 covered pairs -> " +
+                       (dir_ / "m.dlfl").string() + "\n");
+  EXPECT_THAT(r.err, HasSubstr("dlfl: warning: 1 of the 1 tests met in several inputs failed in some only"));
+  const Spectrum m = io::read_spectrum(dir_ / "m.dlfl");
+  EXPECT_EQ(m.tests()[0].failure_weight, 0.5);
+  EXPECT_EQ(m.origin().source_root, "/src");
+  // And it ranks: line 1 (run by T.one only) first.
+  const RunResult rank = run_dlfl("rank " + q(dir_ / "m.dlfl") + " --top 1 --format csv");
+  EXPECT_THAT(rank.out, HasSubstr("src/net.cpp#step:1"));
+}
+
+TEST_F(MergeCommand, BadInputIsOneLineExitTwo) {
+  write(dir_ / "a.dlfl", {{TestCase::fail("T.one"), {0}}});
+  write(dir_ / "other-root.dlfl", {{TestCase::pass("T.two"), {0}}}, "/elsewhere");
+  write_text(dir_ / "text.dlfl", "not a spectrum\n");
+  expect_refused(q(dir_ / "a.dlfl") + " " + q(dir_ / "missing.dlfl"), (dir_ / "missing.dlfl").string() + ": ");
+  expect_refused(q(dir_ / "a.dlfl") + " " + q(dir_ / "other-root.dlfl"),
+                 (dir_ / "other-root.dlfl").string() + ": collected under source root /elsewhere, but ");
+  expect_refused(q(dir_ / "a.dlfl") + " " + q(dir_ / "text.dlfl"), (dir_ / "text.dlfl").string() + ": ");
+  const RunResult none = run_dlfl("merge -o " + q(dir_ / "out.dlfl"));
+  EXPECT_EQ(none.exit_code, 2);
+  std::size_t entries = 0;  // a.dlfl, other-root.dlfl, text.dlfl: nothing added
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_.path())) ++entries;
+  EXPECT_EQ(entries, 3u);
+}
+
+}  // namespace
+}  // namespace dlfl::testing
