@@ -12,7 +12,10 @@ elements=1000000 tests=10000
 build=${DLFL_BENCH_BUILD:-$root/build-bench}
 data=${DLFL_BENCH_DIR:-/tmp/dlfl-bench}/merge-e$elements-t$tests
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLFL_BUILD_BENCHMARKS=ON >/dev/null
-cmake --build "$build" -j2 --target make_spectrum make_shards dlfl_cli >/dev/null
+targets=(make_spectrum make_shards)
+[ -n "${DLFL:-}" ] || targets+=(dlfl_cli)
+cmake --build "$build" -j2 --target "${targets[@]}" >/dev/null
+dlfl=${DLFL:-$build/tools/dlfl/dlfl}  # DLFL=PATH: an already built dlfl instead
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ! -f "$data/shards/shard-15.dlfl" ]; then
@@ -35,7 +38,7 @@ best_of() {
 cat "${shards[@]}" >/dev/null  # warm the page cache
 cat_run=$(best_of sh -c 'cat "$@" > "$0"' "$data/cat.out" "${shards[@]}")
 cat_sync=$(best_of sh -c 'cat "$@" > "$0" && sync "$0"' "$data/cat.out" "${shards[@]}")
-merge_run=$(best_of "$build/tools/dlfl/dlfl" merge -q "${shards[@]}" -o "$data/merged.dlfl")
+merge_run=$(best_of "$dlfl" merge -q "${shards[@]}" -o "$data/merged.dlfl")
 rm -f "$data/cat.out"
 inputs=$(du -cb "${shards[@]}" | tail -1 | cut -f1)
 raw=$((nnz * 4))

@@ -31,6 +31,9 @@
  * holds everything the process reached, and its state says nothing about the outcome (the
  * exit status does).
  *
+ * An MPI process (mpirun -np N: OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK set) records
+ * its rank in the header; under DLFL_RT_TEST every rank of the test writes its own file
+ * (the first takes DLFL_RT_FILE, the others DLFL_RT_FILE.PID), and collection joins them.
  * Integers are native-endian (the file is read on the machine that wrote it). Readers
  * must check every offset and size against the file's real size.
  */
@@ -79,6 +82,10 @@ struct dlfl_rt_file_header {
   uint64_t live_offset;         /* live map */
   uint64_t records_offset;      /* first record */
   uint64_t records_end;         /* end of the last complete record (release store) */
+  uint32_t mpi_rank_plus_one;   /* MPI rank + 1 from OMPI_COMM_WORLD_RANK / PMI_RANK /
+                                   PMIX_RANK; 0 = not started by an MPI launcher (files of
+                                   older writers hold 0 here: the header area is zeroed) */
+  uint32_t reserved0;
 };
 
 /* The running test (the live slot). */

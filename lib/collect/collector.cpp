@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -60,6 +61,7 @@ struct TestRecord {
   std::chrono::nanoseconds runtime{0};
   bool has_coverage = false;
   std::vector<std::uint32_t> covered;  // provisional element ids
+  std::vector<std::string> extrinsic;  // labels of extrinsic elements covered (MPI ranks)
 };
 
 std::vector<TestCommand> list_tests(const CollectOptions& o, const fs::path& scratch, std::vector<std::string>& notes) {
@@ -158,9 +160,20 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
   std::mutex builder_mutex;
   std::vector<char> ended(tests.size(), 0);
   std::size_t in_builder = 0;
+  std::map<std::string, std::uint32_t> extrinsic_ids;  // `rank=K` elements, added when first met
   auto add_test = [&](std::size_t i, std::span<const std::uint32_t> covered) {
     TestRecord& r = records[i];
     if (!r.outcome.in_spectrum()) return;
+    if (!r.extrinsic.empty()) {
+      std::vector<std::uint32_t> with(covered.begin(), covered.end());
+      for (const auto& label : r.extrinsic) {
+        auto it = extrinsic_ids.find(label);
+        if (it == extrinsic_ids.end()) it = extrinsic_ids.emplace(label, builder.add_extrinsic(label)).first;
+        with.push_back(it->second);
+      }
+      r.covered = std::move(with);
+      covered = r.covered;
+    }
     TestCase test = r.outcome.failed() ? TestCase::fail(tests[i].name, r.outcome.status())
                                        : TestCase::pass(tests[i].name);
     test.runtime_ns = static_cast<std::uint64_t>(r.runtime.count());
@@ -205,7 +218,7 @@ CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
     record.runtime = run.wall;
     if (record.outcome.in_spectrum()) {
       if (streaming) {
-        if (auto covered = backend->read_elements(dir, t.name)) {
+        if (auto covered = backend->read_elements(dir, t.name, record.extrinsic)) {
           record.has_coverage = true;
           record.covered = std::move(*covered);
         }

@@ -42,7 +42,8 @@ class RuntimeBackend final : public CoverageBackend {
     return true;
   }
 
-  std::optional<std::vector<std::uint32_t>> read_elements(const fs::path& dir, const std::string& test) const override {
+  std::optional<std::vector<std::uint32_t>> read_elements(const fs::path& dir, const std::string& test,
+                                                          std::vector<std::string>& extrinsic) const override {
     std::vector<fs::path> files;
     std::error_code ec;
     const std::string prefix = std::string(kSnapshotPrefix) + ".";
@@ -72,6 +73,8 @@ class RuntimeBackend final : public CoverageBackend {
                                 snap.probe_count, probe_count_, map_path_.string()));
       probes.insert(probes.end(), snap.outside.begin(), snap.outside.end());
       for (const auto p : probes) reached[p] = 1;
+      // mpirun -np N: each rank wrote its own file; the test ran on every rank it names.
+      if (snap.mpi_rank) extrinsic.push_back("rank=" + std::to_string(*snap.mpi_rank));
     }
     std::vector<std::uint32_t> probes;
     for (std::uint32_t p = 0; p < probe_count_; ++p)
@@ -80,6 +83,8 @@ class RuntimeBackend final : public CoverageBackend {
     elements_.elements_of(probes, elements);
     std::sort(elements.begin(), elements.end());
     elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+    std::sort(extrinsic.begin(), extrinsic.end());
+    extrinsic.erase(std::unique(extrinsic.begin(), extrinsic.end()), extrinsic.end());
     return elements;
   }
 

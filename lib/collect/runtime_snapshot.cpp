@@ -129,6 +129,7 @@ RuntimeSnapshot read_runtime_snapshot(const fs::path& path,
   snap.map_id = h.map_id;
   snap.pid = h.pid;
   snap.whole_process = (h.flags & DLFL_RT_FLAG_WHOLE_PROCESS) != 0;
+  if (h.mpi_rank_plus_one != 0) snap.mpi_rank = h.mpi_rank_plus_one - 1;
   std::vector<unsigned char> bytes(h.probe_count);
   if (!snap.whole_process) {
     file.read(bytes.data(), bytes.size(), h.outside_offset);

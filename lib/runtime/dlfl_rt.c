@@ -122,6 +122,20 @@ static const char* env_test(void) {
   return name && *name ? name : NULL;
 }
 
+/* The MPI rank + 1 when an MPI launcher started this process (Open MPI, MPICH/Hydra and
+ * PMIx set one of these), else 0. */
+static uint32_t env_mpi_rank_plus_one(void) {
+  static const char* const names[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    const char* value = getenv(names[i]);
+    if (!value || *value < '0' || *value > '9') continue;
+    char* end = NULL;
+    const unsigned long rank = strtoul(value, &end, 10);
+    if (*end == '\0' && rank < 0xfffffffful) return (uint32_t)rank + 1;
+  }
+  return 0;
+}
+
 /* "PREFIX.PID" (and "PREFIX.PID-N" when taken: a reused pid) created exclusively. */
 static int create_numbered(const char* prefix) {
   for (int n = 0; n < 100; ++n) {
@@ -223,6 +237,7 @@ static int open_file(void) {
   h->records_offset = records_offset;
   h->record_count = 0;
   h->records_end = records_offset;
+  h->mpi_rank_plus_one = env_mpi_rank_plus_one();
   rt.live = (struct dlfl_rt_slot_header*)(rt.base + LIVE_HEADER_OFFSET);
   rt.outside_map = rt.base + h->outside_offset;
   rt.live_map = rt.base + h->live_offset;

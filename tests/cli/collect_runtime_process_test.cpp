@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -137,6 +138,49 @@ TEST_F(CollectRuntimeProcess, ErrorsAreOneLineWithExitTwo) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << r.err;
     EXPECT_FALSE(fs::exists(dir_ / "out.dlfl")) << args;
   }
+}
+
+}  // namespace
+}  // namespace dlfl::testing
+
+namespace dlfl::testing {
+namespace {
+
+// The element names test `name` covers.
+std::set<std::string> covered_names(const Spectrum& s, const std::string& name) {
+  std::set<std::string> out;
+  for (std::size_t t = 0; t < s.test_count(); ++t)
+    if (s.tests()[t].name == name)
+      for (std::uint32_t e = 0; e < s.element_count(); ++e)
+        if (s.coverage().covers(t, e)) out.insert(s.element_name(e));
+  return out;
+}
+
+// A test run as `mpirun -np 2 PROGRAM`: each rank writes its own snapshot (the runtime
+// reads the rank Open MPI gives it), collection joins them into one test, failing when
+// any rank fails, covering `rank=K` for each rank it ran on.
+TEST_F(CollectRuntimeProcess, MpiRanksOfOneTestAreOneTestWithRankElements) {
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun (openmpi-bin) is not installed";
+  write_text(dir_ / "tests.txt", "ranks-pass\nranks-fail\nsingle\n");
+  const std::string mpirun = "mpirun --oversubscribe --allow-run-as-root -np 2 ";
+  // ranks-fail: rank 1 fails, rank 0 passes.
+  const std::string cmd = "case {} in ranks-pass) " + mpirun + q(kProcess) + " pass;; ranks-fail) " + mpirun +
+                          "sh -c 'if [ \\$OMPI_COMM_WORLD_RANK = 1 ]; then exec " + kProcess + " fail; else exec " +
+                          kProcess + " pass; fi';; *) exec " + q(kProcess) + " pass;; esac";
+  const fs::path out = dir_ / "out.dlfl";
+  const RunResult r = run_dlfl("collect --runtime --tests " + q(dir_ / "tests.txt") + " --cmd \"" + cmd +
+                               "\" --probe-map " + q(dir_ / "dlfl-probes.map") + " -j 1 --timeout 60 -q -o " + q(out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("collected 3 tests (1 failing), 18 elements, ")) << r.out;
+  const Spectrum s = io::read_spectrum(out);
+  const auto status = status_by_test(s);
+  EXPECT_EQ(status.at("ranks-pass"), TestStatus::passed);
+  EXPECT_EQ(status.at("ranks-fail"), TestStatus::failed);
+  using N = std::set<std::string>;
+  EXPECT_EQ(covered_names(s, "ranks-pass"), (N{"rt_process.c#main:200", "rt_process.c#main:201", "rank=0", "rank=1"}));
+  EXPECT_EQ(covered_names(s, "ranks-fail"),
+            (N{"rt_process.c#main:200", "rt_process.c#main:201", "rt_process.c#main:202", "rank=0", "rank=1"}));
+  EXPECT_EQ(covered_names(s, "single"), (N{"rt_process.c#main:200", "rt_process.c#main:201"}));
 }
 
 }  // namespace

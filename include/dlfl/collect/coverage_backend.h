@@ -86,9 +86,12 @@ class CoverageBackend {
   virtual bool add_known_elements(SpectrumBuilder& /*builder*/) const { return false; }
 
   // For add_known_elements() backends: the ids of the elements test `test` covered, from
-  // what it left in `dir`; nullopt when it left nothing. Thread-safe; throws like read().
+  // what it left in `dir`; nullopt when it left nothing. Extrinsic elements the test
+  // covered (`rank=1` for the MPI rank of one of its processes) go to `extrinsic` by
+  // label: the caller adds them to the spectrum. Thread-safe; throws like read().
   virtual std::optional<std::vector<std::uint32_t>> read_elements(const std::filesystem::path& /*dir*/,
-                                                                  const std::string& /*test*/) const {
+                                                                  const std::string& /*test*/,
+                                                                  std::vector<std::string>& /*extrinsic*/) const {
     return std::nullopt;
   }
 };

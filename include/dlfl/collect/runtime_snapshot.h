@@ -26,6 +26,8 @@ struct RuntimeSnapshot {
   // The process ran with DLFL_RT_TEST: its one test is the whole process, still "running"
   // in the file; its state says nothing about the outcome (the exit status does).
   bool whole_process = false;
+  // The MPI rank of the writer (an mpirun-started process), if any.
+  std::optional<std::uint32_t> mpi_rank;
   std::vector<std::uint32_t> outside;  // probes reached outside any test
   std::vector<RuntimeSlot> tests;      // in the order they began
 };
