@@ -270,6 +270,7 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
     const std::uint64_t computed = XXH3_64bits_digest(state);
     XXH3_freeState(state);
     if (computed != header.checksum) fail(file, "checksum mismatch: the file is corrupted");
+    if (options.release_checked_pages) ::madvise(const_cast<char*>(map.data), map.size, MADV_DONTNEED);
   }
 
   // Section table: every entry in bounds, aligned and of the expected item size.

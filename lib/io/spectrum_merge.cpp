@@ -6,6 +6,7 @@
 // pass: an output row is the inputs' rows one after the other, test ids shifted.
 #include "dlfl/io/spectrum_merge.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,7 +32,19 @@ struct Input {
   std::string name;
   Spectrum spectrum;
   std::uint32_t test_base = 0;  // disjoint tests: output id = test_base + local id
+  bool mapped = false;          // a native file: its arrays are views of a read-only mapping
 };
+
+// Drops the whole pages of `values` (a view of a read-only file mapping) from this
+// process's memory; they are read again from the page cache if used again. Keeps the
+// merge's memory bounded by the output, not by the inputs it has gone through.
+template <class T>
+void release(std::span<const T> values) {
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(values.data()) + page - 1) & ~(page - 1);
+  const auto end = reinterpret_cast<std::uintptr_t>(values.data() + values.size()) & ~(page - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
 
 // ---- origins ---------------------------------------------------------------------------
 
@@ -108,6 +121,8 @@ ElementUnion unite_elements(const std::vector<Input>& in) {
   });
   if (u.shared_table) {
     u.strings = in.front().spectrum.strings();
+    for (std::size_t i = 1; i < in.size(); ++i)
+      if (in[i].mapped) release(in[i].spectrum.elements());
     return u;
   }
   struct Origin {
@@ -343,6 +358,8 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
         if (const auto local = elements.local(i, e); local != kNone) n += row_length(in[i].spectrum.coverage(), local);
       offsets[e + 1] = offsets[e] + n;
     }
+    for (const auto& i : in)
+      if (i.mapped && !i.spectrum.coverage().is_dense()) release(i.spectrum.coverage().offsets());
     failing = copy_failing_rows(in, elements);
   } else {
     failing.tests = failing_tests;
@@ -415,7 +432,17 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     }
     std::vector<std::uint64_t> fill(copy_failing ? 0 : failing.offsets.size());
     if (!copy_failing) std::copy(failing.offsets.begin(), failing.offsets.end(), fill.begin());
+    constexpr std::size_t kReleaseEvery = 1 << 16;  // elements between releases of consumed input pages
+    std::vector<std::size_t> released(in.size(), 0);
     for (std::size_t e = 0; e < element_count; ++e) {
+      if (e % kReleaseEvery == 0 && e > 0 && elements.shared_table)
+        for (std::size_t i = 0; i < in.size(); ++i) {
+          if (!in[i].mapped || in[i].spectrum.coverage().is_dense()) continue;
+          const Coverage& c = in[i].spectrum.coverage();
+          release(c.test_ids().subspan(c.offsets()[released[i]], c.offsets()[e] - c.offsets()[released[i]]));
+          release(c.offsets().subspan(released[i], e - released[i]));
+          released[i] = e;
+        }
       gather_row(in, elements, tests, e, row);
       if (!copy_failing)
         for (const auto t : row)
@@ -463,7 +490,14 @@ MergeStats merge_spectra(std::span<const fs::path> inputs, const fs::path& outpu
   if (inputs.empty()) throw Error("nothing to merge: give at least one input spectrum");
   std::vector<Input> in;
   in.reserve(inputs.size());
-  for (const auto& path : inputs) in.push_back({path.string(), read_spectrum(path), 0});
+  for (const auto& path : inputs) {
+    // Native inputs are mapped; their pages are dropped once checked and once merged.
+    const bool native = detect_spectrum_format(path) == SpectrumFormat::native;
+    in.push_back({path.string(),
+                  native ? read_native(path, {.verify_checksum = true, .release_checked_pages = true})
+                         : read_spectrum(path),
+                  0, native});
+  }
   if (format == SpectrumFormat::native) return merge_to_native(in, output);
   // Other formats hold the whole spectrum in memory anyway: merge into a native file
   // beside the output, then convert it.
