@@ -28,17 +28,34 @@ FailingCoverage FailingCoverage::of(const Coverage& coverage, std::span<const st
   constexpr std::uint32_t kNone = UINT32_MAX;
   std::vector<std::uint32_t> row_of(coverage.tests(), kNone);
   for (std::size_t i = 0; i < failing_tests.size(); ++i) row_of[failing_tests[i]] = static_cast<std::uint32_t>(i);
+  // Visits (test, element) pairs; tolerates a matrix built without validation (offsets
+  // out of order, ids past the tests): such pairs are skipped here and the reader refuses
+  // the file for them anyway.
+  auto for_each_pair = [&](auto&& visit) {
+    const auto offsets = coverage.offsets();
+    const auto ids = coverage.test_ids();
+    for (std::size_t e = 0; e < coverage.elements(); ++e) {
+      if (coverage.is_dense()) {
+        for (const auto t : coverage.tests_of(e))
+          if (t < row_of.size()) visit(t, e);
+        continue;
+      }
+      if (offsets[e + 1] < offsets[e] || offsets[e + 1] > ids.size()) continue;
+      for (std::uint64_t k = offsets[e]; k < offsets[e + 1]; ++k)
+        if (ids[k] < row_of.size()) visit(ids[k], e);
+    }
+  };
   // Two passes (count, fill) so that only the failing rows are ever held.
   std::vector<std::uint64_t> offsets(failing_tests.size() + 1, 0);
-  for (std::size_t e = 0; e < coverage.elements(); ++e)
-    for (const auto t : coverage.tests_of(e))
-      if (row_of[t] != kNone) ++offsets[row_of[t] + 1];
+  for_each_pair([&](std::uint32_t t, std::size_t) {
+    if (row_of[t] != kNone) ++offsets[row_of[t] + 1];
+  });
   for (std::size_t i = 0; i < failing_tests.size(); ++i) offsets[i + 1] += offsets[i];
   std::vector<std::uint32_t> elements(offsets.back());
   std::vector<std::uint64_t> next(offsets.begin(), offsets.end() - 1);
-  for (std::size_t e = 0; e < coverage.elements(); ++e)
-    for (const auto t : coverage.tests_of(e))
-      if (row_of[t] != kNone) elements[next[row_of[t]]++] = static_cast<std::uint32_t>(e);
+  for_each_pair([&](std::uint32_t t, std::size_t e) {
+    if (row_of[t] != kNone) elements[next[row_of[t]]++] = static_cast<std::uint32_t>(e);
+  });
   FailingCoverage f;
   f.tests_ = std::vector<std::uint32_t>(failing_tests.begin(), failing_tests.end());
   f.offsets_ = std::move(offsets);
