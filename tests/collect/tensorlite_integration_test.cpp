@@ -2,9 +2,14 @@
 // fault seeded: a subset of its tests (the view tests, --filter'ed further) with both
 // backends. The example is built here, on first run, into the build tree (later runs
 // only check it is up to date); skipped when the example is absent.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "../support/spectrum_canonical.h"
@@ -39,6 +44,16 @@ fs::path build_views(const std::string& variant, const std::string& compiler, co
                      std::string& log) {
   const fs::path build = fs::path(DLFL_COLLECT_FIXTURES) / ("tensorlite-" + variant);
   const std::string cmake = DLFL_CMAKE_COMMAND;
+  // Several tests share this build and ctest runs them in parallel: one configures and
+  // builds at a time, so no test runs a binary while another rebuilds its objects (a
+  // rebuilt .gcno no longer matches the .gcda of the running binary: "stamp mismatch").
+  fs::create_directories(build.parent_path());
+  const int lock = ::open((build.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock >= 0) ::flock(lock, LOCK_EX);
+  const std::unique_ptr<int, void (*)(int*)> unlock(lock >= 0 ? new int(lock) : nullptr, [](int* fd) {
+    ::close(*fd);  // closing releases the lock
+    delete fd;
+  });
   if (!fs::exists(build / "CMakeCache.txt")) {
     const auto r = run_shell(cmake + " -S " + kWrapper.string() + " -B " + build.string() +
                              " -G Ninja -DCMAKE_MAKE_PROGRAM=" + DLFL_MAKE_PROGRAM +
