@@ -49,22 +49,7 @@ std::span<const char> bytes_of(std::span<const T> values) {
 void write_native(const Spectrum& spectrum, std::ostream& out) {
   // Tests are few: their records and text are built in memory; everything else is
   // written straight from the spectrum's arrays.
-  std::vector<NativeTestRecord> test_records;
-  std::string text;
-  test_records.reserve(spectrum.test_count());
-  for (const auto& t : spectrum.tests()) {
-    NativeTestRecord r;
-    r.name_offset = text.size();
-    r.name_size = t.name.size();
-    text += t.name;
-    r.message_offset = text.size();
-    r.message_size = t.message.size();
-    text += t.message;
-    r.failure_weight = t.failure_weight;
-    r.runtime_ns = t.runtime_ns;
-    r.status = static_cast<std::uint8_t>(t.status);
-    test_records.push_back(r);
-  }
+  auto [test_records, text] = native::test_table(spectrum.tests());
   // The failing rows: taken from the spectrum when attached, else built (one pass).
   std::optional<FailingCoverage> built;
   const FailingCoverage* failing = spectrum.failing_coverage();

@@ -92,4 +92,25 @@ void ImageStreamWriter::finish() {
   if (!out_) throw Error("native spectrum: write failed");
 }
 
+TestTable test_table(std::span<const TestCase> tests) {
+  TestTable table;
+  std::vector<NativeTestRecord>& test_records = table.records;
+  std::string& text = table.text;
+  test_records.reserve(tests.size());
+  for (const auto& t : tests) {
+    NativeTestRecord r;
+    r.name_offset = text.size();
+    r.name_size = t.name.size();
+    text += t.name;
+    r.message_offset = text.size();
+    r.message_size = t.message.size();
+    text += t.message;
+    r.failure_weight = t.failure_weight;
+    r.runtime_ns = t.runtime_ns;
+    r.status = static_cast<std::uint8_t>(t.status);
+    test_records.push_back(r);
+  }
+  return table;
+}
+
 }  // namespace dlfl::io::native

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ostream>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -115,5 +116,12 @@ class ImageStreamWriter {
   std::vector<char> buffer_;
   std::size_t used_ = 0;
 };
+
+// The tests section's records and the text they point into (names, then messages).
+struct TestTable {
+  std::vector<NativeTestRecord> records;
+  std::string text;
+};
+TestTable test_table(std::span<const TestCase> tests);
 
 }  // namespace dlfl::io::native

@@ -378,21 +378,7 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
   const std::size_t words = (test_count + 63) / 64;
 
   // The test records and text.
-  std::vector<NativeTestRecord> test_records;
-  std::string text;
-  for (const auto& t : tests.tests) {
-    NativeTestRecord r;
-    r.name_offset = text.size();
-    r.name_size = t.name.size();
-    text += t.name;
-    r.message_offset = text.size();
-    r.message_size = t.message.size();
-    text += t.message;
-    r.failure_weight = t.failure_weight;
-    r.runtime_ns = t.runtime_ns;
-    r.status = static_cast<std::uint8_t>(t.status);
-    test_records.push_back(r);
-  }
+  auto [test_records, text] = test_table(tests.tests);
   const std::span<const ElementRecord> records =
       elements.shared_table ? first.elements() : std::span<const ElementRecord>(elements.records);
   const std::uint64_t map_id[1] = {origin.probe_map_id};
