@@ -13,6 +13,7 @@ packages=(
   libclang-14-dev libclang-cpp14-dev llvm-14-dev
   libncurses-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
   lcov chromium
+  openmpi-bin libopenmpi-dev
 )
 missing=()
 for p in "${packages[@]}"; do
