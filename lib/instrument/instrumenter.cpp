@@ -128,6 +128,20 @@ void copy_tree(const fs::path& root, const fs::path& out_dir, const fs::path& bu
                     ": generated headers are missing; build the tree once (e.g. cmake --build " + build_dir.string() +
                     ") and instrument again");
   for (const auto& f : failed) llvm::errs() << f.messages;
+  // Old C that gcc accepts with a warning (a `return;` in an int function, ...) is an
+  // error to clang: say which flag lets clang parse it as gcc compiles it.
+  const detail::FailedUnit* warned = nullptr;
+  for (const auto& f : failed)
+    if (!warned && !f.error_warning_groups.empty()) warned = &f;
+  if (warned) {
+    const std::string& group = warned->error_warning_groups.front();
+    llvm::errs() << "dlfl: hint: clang rejects what gcc may accept (-W" << group << " in " << warned->file
+                 << "); pass --extra-arg=-Wno-error=" << group << " (or --extra-arg=-Wno-" << group
+                 << ") to dlfl instrument\n";
+  } else {
+    llvm::errs() << "dlfl: hint: if gcc compiles these units, give clang the flags it needs with --extra-arg "
+                    "(e.g. --extra-arg=-std=gnu89), or rewrite them anyway with --allow-errors\n";
+  }
   llvm::errs().flush();
   throw Error("clang reported errors in " + std::to_string(failed.size()) + " of " + std::to_string(units) +
               " translation units (see above; --allow-errors rewrites them anyway): " + failed.front().file +

@@ -4,6 +4,7 @@
 // diagnostics buffer (parallel units would interleave their messages on stderr).
 #include "parse_units.h"
 
+#include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/DiagnosticLex.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
@@ -43,10 +44,15 @@ class UnitDiagnostics : public clang::TextDiagnosticPrinter {
       }
       missing.push_back(std::move(m));
     }
+    if (level >= clang::DiagnosticsEngine::Error) {
+      const llvm::StringRef group = clang::DiagnosticIDs::getWarningOptionForDiag(id);
+      if (!group.empty()) error_warning_groups.push_back(group.str());
+    }
     clang::TextDiagnosticPrinter::HandleDiagnostic(level, info);
   }
 
   std::vector<MissingInclude> missing;
+  std::vector<std::string> error_warning_groups;
 };
 
 // FrontendActionFactory::runInvocation, but with the compiler's verbose stream (where
@@ -112,7 +118,8 @@ ParsedUnits parse_units(const clang::tooling::CompilationDatabase& db, const std
         out.flush();
         if (status != 0 || diagnostics.getNumErrors() > 0) {
           if (messages.empty()) messages = "clang could not process " + sources[i] + "\n";
-          failures[i] = FailedUnit{sources[i], std::move(messages), std::move(diagnostics.missing)};
+          failures[i] = FailedUnit{sources[i], std::move(messages), std::move(diagnostics.missing),
+                                   std::move(diagnostics.error_warning_groups)};
         }
         if (log) {
           const std::lock_guard<std::mutex> lock(log_mutex);

@@ -29,6 +29,9 @@ struct FailedUnit {
   std::string file;                     // as the compilation database spells it
   std::string messages;                 // clang's diagnostics, as clang prints them
   std::vector<MissingInclude> missing;  // the errors among them that are missing #includes
+  // The warning groups of its errors that are warnings clang makes errors (e.g.
+  // "return-type": a `return;` in a non-void C function, which gcc only warns about).
+  std::vector<std::string> error_warning_groups;
 };
 
 struct ParsedUnits {
