@@ -21,23 +21,6 @@ std::string joined(const std::vector<std::string>& items, std::size_t limit = 10
   return out;
 }
 
-// The compiler's (or cmake's) last error line: the whole log would drown the output.
-std::string last_error(const CommandOutcome& outcome) {
-  const std::string& out = outcome.output;
-  std::size_t at = out.rfind("error:");
-  std::string line;
-  if (at == std::string::npos) {
-    at = out.find_last_not_of("\r\n");
-    if (at == std::string::npos) return outcome.how;
-  }
-  const std::size_t begin = out.rfind('\n', at);
-  const std::size_t end = out.find_first_of("\r\n", at);
-  line = out.substr(begin == std::string::npos ? 0 : begin + 1,
-                    end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
-  if (line.size() > 300) line.resize(300);
-  return outcome.how + (line.empty() ? "" : "; " + line);
-}
-
 // A GoogleTest-style filter selecting exactly these tests, or "" (run all) when a name
 // holds a character the filter syntax reads as an operator.
 std::string filter_for(const std::set<std::string>& names) {
@@ -136,7 +119,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
       if (interrupted()) throw Error("interrupted");
       if (outcome.ok) continue;
       const std::string step = command == &recipe.configure ? "configuring" : "building";
-      return discard(outcome.timed_out ? "timeout" : "build failed", step + " the " + version + " version: " + last_error(outcome));
+      return discard(outcome.timed_out ? "timeout" : "build failed", step + " the " + version + " version: " + failure_summary(outcome));
     }
     return std::nullopt;
   };

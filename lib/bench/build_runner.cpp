@@ -32,6 +32,22 @@ CommandOutcome run_command(const std::string& command, const std::filesystem::pa
   return out;
 }
 
+std::string failure_summary(const CommandOutcome& outcome) {
+  const std::string& out = outcome.output;
+  std::size_t at = out.rfind("error:");
+  std::string line;
+  if (at == std::string::npos) {
+    at = out.find_last_not_of("\r\n");
+    if (at == std::string::npos) return outcome.how;
+  }
+  const std::size_t begin = out.rfind('\n', at);
+  const std::size_t end = out.find_first_of("\r\n", at);
+  line = out.substr(begin == std::string::npos ? 0 : begin + 1,
+                    end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
+  if (line.size() > 300) line.resize(300);
+  return outcome.how + (line.empty() ? "" : "; " + line);
+}
+
 bool ccache_on_path() {
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "");

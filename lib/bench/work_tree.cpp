@@ -1,6 +1,8 @@
 // Worker copies of a subject and seeding one file (include/dlfl/bench/work_tree.h).
 #include "dlfl/bench/work_tree.h"
 
+#include <algorithm>
+
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
 #include "dlfl/io/text_file.h"
@@ -15,23 +17,34 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   out.commit();
 }
 
-void sync_tree(const std::filesystem::path& from, const std::filesystem::path& to) {
+std::vector<std::filesystem::path> tree_files(const std::filesystem::path& root) {
+  std::vector<std::filesystem::path> files;
   std::error_code ec;
-  std::filesystem::create_directories(to, ec);
-  if (ec) throw Error(to.string(), 0, "cannot create the work tree: " + ec.message());
-  for (auto it = std::filesystem::recursive_directory_iterator(from); it != std::filesystem::recursive_directory_iterator();
-       ++it) {
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec); !ec && it != std::filesystem::recursive_directory_iterator();
+       it.increment(ec)) {
     const auto& entry = *it;
     // Not part of the sources: version control, and in-source build directories (their
-    // CMakeCache.txt would make `cmake -S` in the copy refuse to configure).
+    // CMakeCache.txt would make `cmake -S` in a copy refuse to configure).
     if (entry.is_directory() &&
         (entry.path().filename() == ".git" || std::filesystem::exists(entry.path() / "CMakeCache.txt"))) {
       it.disable_recursion_pending();
       continue;
     }
-    if (!entry.is_regular_file()) continue;
-    const std::filesystem::path target = to / entry.path().lexically_relative(from);
-    const std::string text = read_text(entry.path());
+    if (entry.is_regular_file()) files.push_back(entry.path().lexically_relative(root));
+  }
+  if (ec) throw Error(root.string(), 0, "cannot read the source tree: " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void sync_tree(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::create_directories(to, ec);
+  if (ec) throw Error(to.string(), 0, "cannot create the work tree: " + ec.message());
+  for (const auto& relative : tree_files(from)) {
+    const std::filesystem::path source = from / relative;
+    const std::filesystem::path target = to / relative;
+    const std::string text = read_text(source);
     if (std::filesystem::is_regular_file(target) && std::filesystem::file_size(target) == text.size() &&
         read_text(target) == text)
       continue;
@@ -39,7 +52,7 @@ void sync_tree(const std::filesystem::path& from, const std::filesystem::path& t
     if (ec) throw Error(target.parent_path().string(), 0, "cannot create the directory: " + ec.message());
     write_text(target, text);
     // AtomicFile creates files 0666 & ~umask: give back the execute bits of scripts.
-    std::filesystem::permissions(target, entry.status().permissions(), ec);
+    std::filesystem::permissions(target, std::filesystem::status(source).permissions(), ec);
     if (ec) throw Error(target.string(), 0, "cannot set the permissions: " + ec.message());
   }
 }

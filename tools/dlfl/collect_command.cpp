@@ -54,16 +54,6 @@ struct CollectCliOptions {
   std::string shard;  // "I/N"
 };
 
-// libdlfl_crash_dump.so of this dlfl; empty when it is not there (the collector says so).
-std::filesystem::path crash_dump_library() {
-  try {
-    const auto library = locate_runtime().lib_dir / "libdlfl_crash_dump.so";
-    if (std::filesystem::exists(library)) return library;
-  } catch (const Error&) {
-  }
-  return {};
-}
-
 // SIGINT/SIGTERM: ask the collector to kill the running tests and clean up, instead of
 // dying and leaving them (in their own process groups, out of the terminal's reach).
 std::atomic<bool> g_interrupted{false};

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   dlfl::cli::add_compare_command(app);
   dlfl::cli::add_bugset_command(app);
   dlfl::cli::add_bench_command(app);
+  dlfl::cli::add_versions_command(app);
   dlfl::cli::add_merge_command(app);
   refuse_negative_unsigned(app);
   const auto commands = app.get_subcommands([](CLI::App*) { return true; });

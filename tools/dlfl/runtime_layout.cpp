@@ -35,4 +35,13 @@ RuntimeLayout locate_runtime() {
               " (looked in " + installed.lib_dir.string() + " and " + build_tree.lib_dir.string() + ")");
 }
 
+std::filesystem::path crash_dump_library() {
+  try {
+    const auto library = locate_runtime().lib_dir / "libdlfl_crash_dump.so";
+    if (std::filesystem::exists(library)) return library;
+  } catch (const Error&) {
+  }
+  return {};
+}
+
 }  // namespace dlfl::cli

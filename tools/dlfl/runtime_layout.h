@@ -16,4 +16,8 @@ struct RuntimeLayout {
 // Throws dlfl::Error naming the places looked at when neither holds the runtime.
 RuntimeLayout locate_runtime();
 
+// libdlfl_crash_dump.so of this dlfl (collect's crash handler); empty when it is not there
+// (the collector then says so).
+std::filesystem::path crash_dump_library();
+
 }  // namespace dlfl::cli

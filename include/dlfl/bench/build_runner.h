@@ -26,6 +26,10 @@ CommandOutcome run_command(const std::string& command, const std::filesystem::pa
                            const std::vector<std::string>& env, std::chrono::seconds timeout,
                            const std::atomic<bool>* cancel = nullptr);
 
+// How the command failed and the compiler's (or cmake's) last "error:" line (else the
+// last line of its output), at most 300 characters: the whole log would drown the output.
+std::string failure_summary(const CommandOutcome& outcome);
+
 // Whether ccache is on PATH: the builds of every work tree then share compiled objects
 // (with CCACHE_BASEDIR set to the work directory, their paths drop out of the hash).
 bool ccache_on_path();

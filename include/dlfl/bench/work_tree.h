@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace dlfl::bench {
 
@@ -21,6 +22,10 @@ struct WorkTree {
 // (holding a CMakeCache.txt) are not copied. Throws dlfl::Error when a file cannot be
 // read or written.
 void sync_tree(const std::filesystem::path& from, const std::filesystem::path& to);
+
+// The regular files of a source tree as sync_tree copies them (no `.git`, no in-source
+// build directory), relative to `root`, sorted. Throws dlfl::Error when it cannot be read.
+std::vector<std::filesystem::path> tree_files(const std::filesystem::path& root);
 
 // The whole file; throws dlfl::Error naming it when it cannot be read.
 std::string read_text(const std::filesystem::path& path);
