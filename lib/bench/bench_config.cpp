@@ -36,7 +36,7 @@ BenchConfig parse_bench_config(std::string_view text, const std::filesystem::pat
     throw Error(name, 0, std::string("not valid JSON: ") + e.what());
   }
   if (!doc.is_object()) throw Error(name, 0, "a benchmark file holds one JSON object");
-  only(doc, {"subjects", "formulas", "techniques", "top_n", "jobs", "description"}, name, "");
+  only(doc, {"subjects", "formulas", "techniques", "top_n", "jobs", "multi_fault", "description"}, name, "");
   BenchConfig config;
   const auto subjects = doc.find("subjects");
   if (subjects == doc.end() || !subjects->is_array() || subjects->empty())
@@ -78,6 +78,27 @@ BenchConfig parse_bench_config(std::string_view text, const std::filesystem::pat
       throw Error(name, 0, "\"jobs\" is " + std::to_string(jobs) + ", more than the limit of " + std::to_string(kMaxJobs));
     config.jobs = static_cast<unsigned>(jobs);
   }
+  if (const auto it = doc.find("multi_fault"); it != doc.end()) {
+    if (!it->is_object()) throw Error(name, 0, "\"multi_fault\" must be an object {\"k\": [MIN, MAX], \"combinations\": N}");
+    only(*it, {"k", "combinations"}, name, " in \"multi_fault\"");
+    const auto k = it->find("k");
+    if (k == it->end() || !k->is_array() || k->size() != 2)
+      throw Error(name, 0, "\"multi_fault\" needs \"k\": [MIN, MAX]");
+    config.multi_fault = multi_fault_config(positive((*k)[0], name, "\"k\"", false),
+                                            positive((*k)[1], name, "\"k\"", false), name);
+    if (const auto c = it->find("combinations"); c != it->end())
+      config.multi_fault.combinations = positive(*c, name, "\"combinations\"", false);
+  }
+  return config;
+}
+
+MultiFaultConfig multi_fault_config(std::uint64_t min_k, std::uint64_t max_k, const std::string& source) {
+  if (min_k < 2 || max_k > kMaxMultiFaultK || min_k > max_k)
+    throw Error(source, 0, "multi-fault k is " + std::to_string(min_k) + ".." + std::to_string(max_k) +
+                               ": it must be an ascending range within 2.." + std::to_string(kMaxMultiFaultK));
+  MultiFaultConfig config;
+  config.min_k = static_cast<unsigned>(min_k);
+  config.max_k = static_cast<unsigned>(max_k);
   return config;
 }
 

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <memory>
+#include <set>
+#include <tuple>
 
 #include "dlfl/bench/instrumented_edit.h"
 #include "dlfl/bench/technique_results.h"
@@ -49,19 +52,59 @@ std::vector<std::uint32_t> faulty_lines(const Spectrum& spectrum, const mutate::
   return {m.line};
 }
 
-FaultRecord describe(const FaultContext& c, const mutate::Mutant& m) {
+FaultRecord describe(const FaultContext& c, std::span<const mutate::Mutant* const> members) {
+  const mutate::Mutant& m = *members.front();
   FaultRecord r;
   r.subject = c.subject->name;
-  r.fault = m.id;
   r.kind = c.subject->kind;
-  r.group = mutate::is_dl(m.bug_type) ? "dl" : "traditional";
-  r.bug_type = std::string(mutate::to_string(m.bug_type));
-  r.op = m.op;
   r.file = m.file;
   r.line = m.line;
   r.end_line = m.end_line ? m.end_line : m.line;
   r.function = m.function;
+  // A combination (fault_combinations.h) reads "a+b": ids, operators, bug types; its
+  // members share a group by construction, "mixed" covers any that do not.
+  std::set<std::string> types, groups;
+  for (const auto* member : members) {
+    r.fault += (r.fault.empty() ? "" : "+") + member->id;
+    r.op += (r.op.empty() ? "" : "+") + member->op;
+    types.insert(std::string(mutate::to_string(member->bug_type)));
+    groups.insert(mutate::is_dl(member->bug_type) ? "dl" : "traditional");
+  }
+  for (const auto& t : types) r.bug_type += (r.bug_type.empty() ? "" : "+") + t;
+  r.group = groups.size() == 1 ? *groups.begin() : "mixed";
   return r;
+}
+
+// The members' edits applied to the tree's copies of their files, each file's edits from
+// its end backwards so the earlier offsets (gcov) stay valid; the instrumented path finds
+// each edit by its line, which no edit moves. Empty text and the reason when one cannot
+// be placed.
+struct SeededTexts {
+  std::map<std::string, std::string> files;  // relative path -> seeded text
+  std::string failure;
+};
+
+SeededTexts seed_texts(const FaultContext& c, std::span<const mutate::Mutant* const> members) {
+  std::vector<const mutate::Mutant*> order(members.begin(), members.end());
+  std::sort(order.begin(), order.end(),
+            [](const auto* a, const auto* b) { return std::tie(a->file, b->offset) < std::tie(b->file, a->offset); });
+  SeededTexts out;
+  for (const auto* m : order) {
+    auto [it, fresh] = out.files.try_emplace(m->file);
+    if (fresh) it->second = read_text(c.pristine / m->file);
+    if (c.subject->backend == Backend::runtime) {
+      InstrumentedEdit edit = apply_to_instrumented(read_text(c.subject->root / m->file), it->second, *m);
+      if (!edit.ok) return {{}, (members.size() > 1 ? m->id + ": " : "") + edit.reason};
+      it->second = std::move(edit.text);
+    } else {
+      try {
+        it->second = mutate::apply_mutant(it->second, *m);
+      } catch (const Error& e) {
+        return {{}, e.what()};
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -140,29 +183,27 @@ std::vector<FormulaResult> evaluate_formulas(const FaultContext& c, const Spectr
 
 FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate::Mutant& m,
                       const std::function<void(const std::string&)>& log) {
+  const mutate::Mutant* members[] = {&m};
+  return run_faults(c, tree, members, log);
+}
+
+FaultRecord run_faults(const FaultContext& c, const WorkTree& tree, std::span<const mutate::Mutant* const> members,
+                       const std::function<void(const std::string&)>& log) {
   const auto start = std::chrono::steady_clock::now();
-  FaultRecord r = describe(c, m);
+  FaultRecord r = describe(c, members);
   auto discard = [&](const std::string& reason, const std::string& detail) {
     return r = discarded(std::move(r), reason, detail, start, log);
   };
 
-  // The edit, placed in the tree's copy of the file.
-  const std::string original = read_text(c.subject->root / m.file);
-  const std::filesystem::path target = tree.source / m.file;
-  const std::string pristine = read_text(c.pristine / m.file);
-  std::string seeded;
-  if (c.subject->backend == Backend::runtime) {
-    InstrumentedEdit edit = apply_to_instrumented(original, pristine, m);
-    if (!edit.ok) return discard("not placeable", edit.reason);
-    seeded = std::move(edit.text);
-  } else {
-    try {
-      seeded = mutate::apply_mutant(pristine, m);
-    } catch (const Error& e) {
-      return discard("not placeable", e.what());
-    }
-  }
-  SeededFile file(target, seeded);
+  // The edits, placed in the tree's copies of their files.
+  SeededTexts seeded = seed_texts(c, members);
+  if (!seeded.failure.empty()) return discard("not placeable", seeded.failure);
+  std::vector<std::unique_ptr<SeededFile>> files;
+  for (const auto& [path, text] : seeded.files) files.push_back(std::make_unique<SeededFile>(tree.source / path, text));
+  // Explicitly: a failed restore must stop the worker, not seed its next fault twice.
+  const auto restore = [&] {
+    for (auto& f : files) f->restore();
+  };
 
   const CommandOutcome built = run_tree_command(c, tree, c.subject->build, 1, c.interrupt);
   if (interrupted(c)) throw Error("interrupted");
@@ -172,7 +213,7 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
     while (!last.empty() && (last.back() == '\n' || last.back() == '\r')) last.pop_back();
     if (const auto nl = last.rfind("error:"); nl != std::string::npos) last = last.substr(nl);
     if (last.size() > 200) last.resize(200);
-    file.restore();  // explicitly: a failed restore must stop the worker, not seed its next fault twice
+    restore();
     return discard(built.timed_out ? "build timeout" : "build fails", built.how + "; " + last);
   }
 
@@ -183,7 +224,7 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
       collected = collect_tree(c, tree, watchdog.flag());
     } catch (const Error& e) {
       if (interrupted(c)) throw Error("interrupted");
-      file.restore();
+      restore();
       // The probe map or the worker's scratch space failing is the bench's problem, not
       // the fault's: stop instead of storing a discard that a rerun would never retry.
       // (Scratch: the worker's directory outside its source and build trees, where the
@@ -197,7 +238,7 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
       return discard("tests fail to run", e.what());
     }
   }
-  file.restore();
+  restore();
 
   const Spectrum& spectrum = collected.spectrum;
   r.tests = spectrum.test_count();
@@ -208,10 +249,16 @@ FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate:
   if (newly_failing == 0) return discard("no test fails", "");
   if (r.failing == r.tests) return discard("every test fails", "");
 
-  // Rank and evaluate at line level (the edit's lines are the ground truth).
-  r.faulty_lines = faulty_lines(spectrum, m);
+  // Rank and evaluate at line level (the edits' lines are the ground truth). A single
+  // mutant's lines are faulty_lines; a combination's are listed as "file:LINE" items.
   std::vector<eval::GroundTruthItem> faults;
-  for (const auto line : r.faulty_lines) faults.push_back({m.file, line, {}});
+  for (const auto* m : members) {
+    for (const auto line : faulty_lines(spectrum, *m)) {
+      faults.push_back({m->file, line, {}});
+      if (members.size() == 1) r.faulty_lines.push_back(line);
+      else r.faulty.push_back(eval::to_string(faults.back()));
+    }
+  }
   r.results = evaluate_formulas(c, spectrum, faults);
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

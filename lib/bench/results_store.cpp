@@ -92,6 +92,35 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
   }
 }
 
+namespace {
+
+// The length of `text` up to and including its last newline: the complete records.
+std::size_t complete_length(const std::string& text) {
+  const std::size_t nl = text.rfind('\n');
+  return nl == std::string::npos ? 0 : nl + 1;
+}
+
+std::vector<FaultRecord> parse_records(std::string_view text, const std::string& name) {
+  std::vector<FaultRecord> records;
+  std::size_t line_number = 0;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t nl = text.find('\n', pos);
+    ++line_number;
+    const std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    records.push_back(parse_record(line, name, line_number));
+  }
+  return records;
+}
+
+}  // namespace
+
+std::vector<FaultRecord> read_records(const std::filesystem::path& path) {
+  const std::string text = read_text(path);
+  return parse_records(std::string_view(text).substr(0, complete_length(text)), path.string());
+}
+
 ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) {
   const std::string name = path_.string();
   // Opened and locked before reading, so a second bench on the same output directory
@@ -112,22 +141,13 @@ ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) 
     throw;
   }
   // A torn last line (killed mid-write) is dropped: that fault simply runs again.
-  const std::size_t complete = text.empty() ? 0 : text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-  std::size_t line_number = 0;
-  for (std::size_t pos = 0; pos < complete;) {
-    const std::size_t nl = text.find('\n', pos);
-    ++line_number;
-    const std::string_view line(text.data() + pos, nl - pos);
-    pos = nl + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    FaultRecord record;
-    try {
-      record = parse_record(line, name, line_number);
-    } catch (...) {
-      ::close(fd_);
-      throw;
-    }
-    if (keys_.insert(record.key()).second) records_.push_back(std::move(record));
+  const std::size_t complete = complete_length(text);
+  try {
+    for (auto& record : parse_records(std::string_view(text).substr(0, complete), name))
+      if (keys_.insert(record.key()).second) records_.push_back(std::move(record));
+  } catch (...) {
+    ::close(fd_);
+    throw;
   }
   if (complete != text.size() && ::ftruncate(fd_, static_cast<off_t>(complete)) != 0) {
     ::close(fd_);

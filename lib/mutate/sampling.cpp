@@ -11,17 +11,6 @@
 namespace dlfl::mutate {
 namespace {
 
-// Uniform in [0, bound) by rejection: std::uniform_int_distribution is not specified
-// exactly, mt19937_64's raw output is, so this stays reproducible everywhere.
-std::uint64_t below(std::mt19937_64& rng, std::uint64_t bound) {
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
-  std::uint64_t x;
-  do x = rng();
-  while (x >= limit);
-  return x % bound;
-}
-
 std::size_t catalog_rank(const std::string& op) {
   const auto catalog = operator_catalog();
   for (std::size_t i = 0; i < catalog.size(); ++i)
@@ -31,6 +20,15 @@ std::size_t catalog_rank(const std::string& op) {
 
 }  // namespace
 
+std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
+  std::uint64_t x;
+  do x = rng();
+  while (x >= limit);
+  return x % bound;
+}
+
 std::vector<Mutant> stratified_sample(const std::vector<Mutant>& all, std::size_t max, std::uint64_t seed) {
   if (max == 0 || max >= all.size()) return all;
   // Strata by operator, in catalog order; names tie-break unknown operators.
@@ -39,7 +37,7 @@ std::vector<Mutant> stratified_sample(const std::vector<Mutant>& all, std::size_
   std::mt19937_64 rng(seed);
   std::vector<std::vector<std::size_t>*> queues;
   for (auto& [key, members] : strata) {
-    for (std::size_t i = members.size(); i > 1; --i) std::swap(members[i - 1], members[below(rng, i)]);
+    for (std::size_t i = members.size(); i > 1; --i) std::swap(members[i - 1], members[uniform_below(rng, i)]);
     queues.push_back(&members);
   }
   std::vector<std::size_t> chosen;

@@ -76,5 +76,26 @@ TEST(BenchConfig, DefaultBenchmarkCoversBothBundledSubjects) {
   EXPECT_GE(c.subjects[0].max + c.subjects[1].max, 100u);  // the target is >= 100 kept faults
 }
 
+TEST(BenchConfig, MultiFaultMode) {
+  const std::string subjects = R"("subjects": [{"subject": "a.json"}])";
+  EXPECT_FALSE(parse_bench_config("{" + subjects + "}", kFile).multi_fault.enabled());
+  const BenchConfig c =
+      parse_bench_config("{" + subjects + R"(, "multi_fault": {"k": [2, 4], "combinations": 7}})", kFile);
+  EXPECT_EQ(c.multi_fault.min_k, 2u);
+  EXPECT_EQ(c.multi_fault.max_k, 4u);
+  EXPECT_EQ(c.multi_fault.combinations, 7u);
+  EXPECT_EQ(parse_bench_config("{" + subjects + R"(, "multi_fault": {"k": [3, 3]}})", kFile).multi_fault.combinations,
+            20u);
+  EXPECT_THAT(error_of("{" + subjects + R"(, "multi_fault": {"k": [1, 3]}})"),
+              HasSubstr("multi-fault k is 1..3: it must be an ascending range within 2..8"));
+  EXPECT_THAT(error_of("{" + subjects + R"(, "multi_fault": {"k": [4, 2]}})"), HasSubstr("ascending range"));
+  EXPECT_THAT(error_of("{" + subjects + R"(, "multi_fault": {"k": [2, 9]}})"), HasSubstr("within 2..8"));
+  EXPECT_THAT(error_of("{" + subjects + R"(, "multi_fault": {"k": 2}})"), HasSubstr("needs \"k\": [MIN, MAX]"));
+  EXPECT_THAT(error_of("{" + subjects + R"(, "multi_fault": {"k": [2, 3], "n": 1}})"),
+              HasSubstr("unknown field \"n\" in \"multi_fault\""));
+  EXPECT_THAT(error_of("{" + subjects + R"(, "multi_fault": {"k": [2, 3], "combinations": 0}})"),
+              HasSubstr("\"combinations\" must be a positive integer"));
+}
+
 }  // namespace
 }  // namespace dlfl::bench

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "../support/test_files.h"
@@ -117,6 +118,69 @@ TEST_F(BenchPipeline, RunsResumesAndFeedsCompare) {
   const CliRun other = run("bench --subject " + subject.string() + " --max 4 --seed 2 -q -o " + out.string(), dir.path());
   EXPECT_EQ(other.status, 2);
   EXPECT_THAT(other.err, HasSubstr("another benchmark configuration"));
+}
+
+// Multi-fault mode: pairs of the fixture's mutants that each fail a test alone (read from
+// the single-fault run), seeded together, evaluated against both members' lines; resumable,
+// read by compare; without or with the wrong single-fault run it is a one-line error.
+TEST_F(BenchPipeline, MultiFaultCombinesMutantsThatFailAlone) {
+  dlfl::testing::TempDir dir("bench-multi");
+  const std::string work = " --work " + (dir / "work").string();
+  const std::string subject_args = "bench --subject " + subject.string() + " --max 6 --seed 1 -j 2 -q" + work;
+  const fs::path singles = dir / "singles", out = dir / "multi";
+  const CliRun single = run(subject_args + " -o " + singles.string(), dir.path());
+  ASSERT_EQ(single.status, 0) << single.err;
+  std::map<std::string, bool> kept_alone;
+  for (const auto& r : read_records(singles / std::string(kResultsFileName))) kept_alone[r.fault] = r.kept;
+
+  const CliRun no_singles = run(subject_args + " --multi-fault 2 -o " + out.string(), dir.path());
+  EXPECT_EQ(no_singles.status, 2);
+  EXPECT_EQ(no_singles.err,
+            "dlfl: error: bench: multi-fault mode needs --singles DIR, the output directory of the single-fault run\n");
+
+  const std::string multi =
+      subject_args + " -t flitsr --multi-fault 2 --combinations 3 --singles " + singles.string() + " -o " + out.string();
+  const CliRun first = run(multi + " --limit 1", dir.path());
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_THAT(first.err, HasSubstr("2 faults pending"));
+  const CliRun second = run(multi, dir.path());
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_THAT(second.err, HasSubstr("1 faults were finished by an earlier run"));
+
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 3u);
+  std::size_t kept = 0;
+  for (const auto& r : records) {
+    const auto plus = r.fault.find('+');
+    ASSERT_NE(plus, std::string::npos) << r.fault;
+    const std::string a = r.fault.substr(0, plus), b = r.fault.substr(plus + 1);
+    EXPECT_TRUE(kept_alone.at(a) && kept_alone.at(b)) << r.fault;
+    EXPECT_EQ(r.group, "traditional");  // the fixture's kept mutants are all traditional
+    if (!r.kept) continue;
+    ++kept;
+    // Ground truth: both members' lines as file:LINE items (the members sit on two lines).
+    EXPECT_TRUE(r.faulty_lines.empty());
+    ASSERT_GE(r.faulty.size(), 2u) << r.fault;
+    for (const auto& item : r.faulty) EXPECT_THAT(item, ::testing::MatchesRegex("src/[a-z]+\\.cpp:[0-9]+"));
+    ASSERT_EQ(r.results.size(), 8u);  // 4 formulas, then each + flitsr
+    EXPECT_EQ(r.results[4].formula, "ochiai+flitsr");
+    for (const auto& f : r.results) {
+      EXPECT_TRUE(f.found) << r.fault << " " << f.formula;
+      EXPECT_GT(f.ap, 0.0);
+      EXPECT_LE(f.ap, 1.0);
+    }
+  }
+  ASSERT_GT(kept, 0u) << "no combination was kept; see " << (out / "discarded.csv").string();
+  eval::ResultTableOptions options;
+  options.group = "bench";
+  EXPECT_EQ(eval::read_result_table(out / "results.csv", options).results.size(), kept * 8);
+
+  // A single-fault run of another sample cannot vouch for these mutants.
+  const CliRun other = run("bench --subject " + subject.string() + " --max 6 --seed 2 -q" + work +
+                               " --multi-fault 2 --singles " + singles.string() + " -o " + (dir / "other").string(),
+                           dir.path());
+  EXPECT_EQ(other.status, 2);
+  EXPECT_THAT(other.err, HasSubstr("the single-fault results are of other subjects, max or seed"));
 }
 
 // The per-test gcov backend, for users without the instrumenter: same pipeline, the

@@ -36,7 +36,23 @@ struct BenchCommandOptions {
   std::vector<std::string> techniques;
   std::size_t limit = 0;
   bool quiet = false;
+  std::string multi_fault;  // "K" or "MIN-MAX"
+  std::size_t combinations = 0;
+  std::string singles_dir;
 };
+
+// "--multi-fault 2-4" (or "3"): the checked range.
+bench::MultiFaultConfig parse_multi_fault(const std::string& text) {
+  const auto dash = text.find('-');
+  const auto number = [&](const std::string& part) -> std::uint64_t {
+    if (part.empty() || part.size() > 3 || part.find_first_not_of("0123456789") != std::string::npos)
+      throw Error("--multi-fault", 0, "\"" + text + "\" is not K or MIN-MAX (e.g. 2-4)");
+    return std::stoull(part);
+  };
+  const std::uint64_t low = number(text.substr(0, dash));
+  const std::uint64_t high = dash == std::string::npos ? low : number(text.substr(dash + 1));
+  return bench::multi_fault_config(low, high, "--multi-fault");
+}
 
 // `dlfl config ...` of this very executable: the runtime's flags for instrumented builds.
 std::string runtime_flags(const std::vector<std::string>& args) {
@@ -70,6 +86,17 @@ void run_bench_command(const BenchCommandOptions& o) {
   if (o.jobs) options.config.jobs = o.jobs;
   if (!o.formulas.empty()) options.config.formulas = o.formulas;
   if (!o.techniques.empty()) options.config.techniques = o.techniques;
+  if (!o.multi_fault.empty()) {
+    const auto combinations = options.config.multi_fault.combinations;
+    options.config.multi_fault = parse_multi_fault(o.multi_fault);
+    options.config.multi_fault.combinations = combinations;
+  }
+  if (o.combinations) options.config.multi_fault.combinations = o.combinations;
+  if (options.config.multi_fault.enabled() == o.singles_dir.empty())
+    throw Error(options.config.multi_fault.enabled()
+                    ? "bench: multi-fault mode needs --singles DIR, the output directory of the single-fault run"
+                    : "bench: --singles is for multi-fault mode (--multi-fault MIN-MAX)");
+  options.singles_dir = o.singles_dir;
   for (const auto& name : options.config.formulas) (void)make_formula(name);  // typos fail before any build
 
   bool runtime = false;
@@ -106,6 +133,7 @@ void add_bench_command(CLI::App& app) {
       "continues where it stopped. Writes OUT/results.csv (per bug x formula, `dlfl compare` reads it),\n"
       "OUT/discarded.csv and OUT/summary.md; prints the summary.\n"
       "Example: dlfl bench benchmarks/default-bench.json -o bench-out -j 2\n"
+      "         dlfl bench benchmarks/default-bench.json --multi-fault 2-4 --singles bench-out -o bench-multi -j 2\n"
       "         dlfl compare -i bench-out/results.csv --labels bench-out/results.csv --label-key bug --by group");
   cmd->add_option("bench", o->bench_file, "Benchmark file (JSON: subjects, max, seed, formulas, jobs)");
   cmd->add_option("-s,--subject", o->subjects, "A subject file instead of a benchmark file (repeatable)");
@@ -124,6 +152,13 @@ void add_bench_command(CLI::App& app) {
                   "runtime backend), flitsr (multi-fault); rows FORMULA+TECHNIQUE (default: the benchmark file's)")
       ->delimiter(',')
       ->check(CLI::IsMember({"block", "prfl", "neighbors", "flitsr"}));
+  cmd->add_option("--multi-fault", o->multi_fault,
+                  "Multi-fault mode: combinations of K (or MIN-MAX, e.g. 2-4) mutants seeded together, drawn from\n"
+                  "the mutants that make a test fail alone in the single-fault run --singles DIR (same subjects,\n"
+                  "max and seed); ground truth = every member's lines. Use its own -o directory");
+  cmd->add_option("--combinations", o->combinations, "Multi-fault combinations per group and per K (default 20)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--singles", o->singles_dir, "Output directory of the finished single-fault run (multi-fault mode)");
   cmd->add_option("--limit", o->limit, "Stop after N more faults (the rest stays pending for a later run)");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] { run_bench_command(*o); });

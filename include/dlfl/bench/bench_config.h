@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "dlfl/bench/fault_combinations.h"
+
 namespace dlfl::bench {
 
 struct SubjectRun {
@@ -26,7 +28,8 @@ struct SubjectRun {
 //     "formulas": ["ochiai", "dstar2", "tarantula", "barinel"],
 //     "techniques": ["block", "prfl", "neighbors", "flitsr"],
 //     "top_n": [1, 3, 5, 10],
-//     "jobs": 2
+//     "jobs": 2,
+//     "multi_fault": {"k": [2, 4], "combinations": 20}
 //   }
 // Subject paths are relative to the benchmark file. Only "subjects" is required.
 struct BenchConfig {
@@ -37,10 +40,22 @@ struct BenchConfig {
   std::vector<std::string> techniques;
   std::vector<std::uint64_t> top_n{1, 3, 5, 10};
   unsigned jobs = 1;  // faults built and run at once, each in its own work tree
+  // Multi-fault mode (fault_combinations.h): combinations of k = k[0]..k[1] mutants
+  // instead of single mutants; needs the single-fault run's results (bench_runner.h).
+  MultiFaultConfig multi_fault;
 };
 
 // Throws dlfl::Error "FILE: what" for malformed JSON, unknown or mistyped fields, no
-// subject, an empty formula list, an unknown technique, a top N of 0 or jobs of 0.
+// subject, an empty formula list, an unknown technique, a top N of 0, jobs of 0 or a
+// "multi_fault" k outside 2..8 or not ascending.
+// Most mutants seeded together: beyond a handful, failures mask each other and the
+// combination stops resembling real multi-fault programs (FLITSR's benchmarks use 2-5).
+inline constexpr unsigned kMaxMultiFaultK = 8;
+
+// The range min_k..max_k checked (2 <= min_k <= max_k <= kMaxMultiFaultK), combinations
+// left at the default; throws dlfl::Error "SOURCE: what" otherwise.
+MultiFaultConfig multi_fault_config(std::uint64_t min_k, std::uint64_t max_k, const std::string& source);
+
 BenchConfig parse_bench_config(std::string_view text, const std::filesystem::path& file);
 BenchConfig read_bench_config(const std::filesystem::path& file);
 

@@ -30,6 +30,10 @@ struct BenchOptions {
   // Configured and built trees, mutants, instrumented copies; default out_dir/work.
   std::filesystem::path work_dir;
   std::string runtime_cflags, runtime_ldflags;  // `dlfl config --cflags` / `--libs --gtest`
+  // Multi-fault mode (config.multi_fault): the output directory of the finished
+  // single-fault run of the same subjects, max and seed; its kept records say which
+  // mutants make a test fail alone (read only).
+  std::filesystem::path singles_dir;
   // Stop after this many newly finished faults (0: no limit); the rest stays pending.
   std::size_t limit = 0;
   const std::atomic<bool>* interrupt = nullptr;  // Ctrl-C: stop, keep what is finished
@@ -48,7 +52,8 @@ struct BenchResult {
 
 // Throws dlfl::Error when the output directory holds results of another configuration
 // (bench-config.json differs: subjects, max, seed, formulas or top N), for a subject that
-// cannot be prepared (subject_setup.h), or when a worker hits an error that is not a
+// cannot be prepared (subject_setup.h), in multi-fault mode for a singles_dir that is not
+// a finished single-fault run of the same subjects, or when a worker hits an error that is not a
 // fault's doing; outputs then reflect every fault stored so far. An interrupt is not an
 // error: the run stops, writes its outputs and returns with `interrupted`.
 BenchResult run_bench(const BenchOptions& options);

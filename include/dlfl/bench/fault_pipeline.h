@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -90,5 +91,14 @@ std::vector<FormulaResult> evaluate_formulas(const FaultContext& context, const 
 // discard that has some (the compiler's error, the timeout); it may be empty.
 FaultRecord run_fault(const FaultContext& context, const WorkTree& tree, const mutate::Mutant& mutant,
                       const std::function<void(const std::string&)>& log);
+
+// The same for several mutants seeded together (a multi-fault combination,
+// fault_combinations.h; no two overlap in one file): the record's fault, operator and
+// bug type join the members' with '+', file/line/function are the first member's, and
+// the ground truth is every member's faulty lines, listed in `faulty` as "file:LINE"
+// when there is more than one member. A member that cannot be placed discards the whole.
+FaultRecord run_faults(const FaultContext& context, const WorkTree& tree,
+                       std::span<const mutate::Mutant* const> mutants,
+                       const std::function<void(const std::string&)>& log);
 
 }  // namespace dlfl::bench

@@ -22,6 +22,11 @@ inline constexpr std::string_view kResultsFileName = "results.jsonl";
 std::string record_to_json(const FaultRecord& record);
 FaultRecord parse_record(std::string_view line, const std::string& source, std::size_t line_number);
 
+// The complete records of a store, read without opening it for appending (another run's
+// store: a torn last line is ignored, nothing is locked or cut). Throws dlfl::Error for an
+// unreadable file or a malformed complete line.
+std::vector<FaultRecord> read_records(const std::filesystem::path& path);
+
 class ResultsStore {
  public:
   // Opens (creating) the store. Existing records are read; a last line without its
