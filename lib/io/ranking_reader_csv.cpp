@@ -83,7 +83,7 @@ std::string lower_trimmed(std::string_view text) {
 
 // Where each known column sits in the header; nullopt when absent.
 struct Columns {
-  std::optional<std::size_t> formula, element, file, line, last_line, function, kind, score;
+  std::optional<std::size_t> formula, element, file, line, last_line, function, kind, score, ef, ep;
 };
 
 Columns find_columns(const std::vector<std::string>& header, const std::string& source,
@@ -91,7 +91,8 @@ Columns find_columns(const std::vector<std::string>& header, const std::string& 
   Columns c;
   const std::map<std::string, std::optional<std::size_t>*> known{
       {"formula", &c.formula}, {"element", &c.element},   {"file", &c.file}, {"line", &c.line},
-      {"last_line", &c.last_line}, {"function", &c.function}, {"kind", &c.kind}, {"score", &c.score}};
+      {"last_line", &c.last_line}, {"function", &c.function}, {"kind", &c.kind}, {"score", &c.score},
+      {"ef", &c.ef},           {"ep", &c.ep}};
   for (std::size_t i = 0; i < header.size(); ++i) {
     const auto it = known.find(lower_trimmed(header[i]));
     if (it == known.end()) continue;
@@ -141,6 +142,13 @@ std::vector<ReadRanking> parse_csv_rankings(std::string_view text, const std::st
       e = element_from_name(name);
     }
     e.score = parse_score_field(fields[*col.score], source, line);
+    // ef/ep (dlfl rank writes them): an element no test ran is not executed.
+    if (col.ef && col.ep) {
+      const double ef = parse_score_field(fields[*col.ef], source, line);
+      const double ep = parse_score_field(fields[*col.ep], source, line);
+      if (!(ef >= 0) || !(ep >= 0)) throw Error(source, line, "ef and ep must be non-negative numbers");
+      e.executed = ef + ep > 0;
+    }
     const std::string formula = col.formula ? fields[*col.formula] : std::string();
     auto [it, added] = index_of.try_emplace(formula, rankings.size());
     if (added) rankings.push_back({formula, {}});

@@ -94,6 +94,13 @@ eval::ScoredElement read_element(const json& item, const std::string& source, st
   if (score->is_null()) e.score = std::numeric_limits<double>::quiet_NaN();
   else if (score->is_number()) e.score = score->get<double>();
   else throw Error(source, line, where + ": score is not a number");
+  // ef/ep (dlfl rank writes them): an element no test ran is not executed.
+  const auto ef = item.find("ef"), ep = item.find("ep");
+  if (ef != item.end() && ep != item.end()) {
+    if (!ef->is_number() || !ep->is_number() || ef->get<double>() < 0 || ep->get<double>() < 0)
+      throw Error(source, line, where + ": ef and ep must be non-negative numbers");
+    e.executed = ef->get<double>() + ep->get<double>() > 0;
+  }
   return e;
 }
 

@@ -3,6 +3,7 @@
 
 #include <iterator>
 
+#include "dlfl/counts.h"
 #include "dlfl/csv_field.h"
 #include "ranking_text.h"
 
@@ -16,7 +17,9 @@ class CsvRankingWriter final : public RankingWriter {
     const bool name_formula = options.always_name_formula || rankings.size() > 1;
     if (name_formula) out << "formula,";
     const bool spans = options.last_line_column;
-    out << "rank,rank_best,rank_worst,element,file,line,function,kind,score" << (spans ? ",last_line\n" : "\n");
+    const Counts* counts = options.counts;
+    out << "rank,rank_best,rank_worst,element,file,line,function,kind,score" << (spans ? ",last_line" : "")
+        << (counts ? ",ef,ep,nf,np\n" : "\n");
     fmt::memory_buffer line;
     for (const auto& ranking : rankings) {
       for (const auto& r : ranking.ranking) {
@@ -38,6 +41,11 @@ class CsvRankingWriter final : public RankingWriter {
         fmt::format_to(std::back_inserter(line), ",{},{}", kind_name(e.kind), format_score(r.score));
         if (spans && e.last_line != 0) fmt::format_to(std::back_inserter(line), ",{}", e.last_line);
         else if (spans) line.push_back(',');
+        if (counts) {
+          const auto e_index = static_cast<Eigen::Index>(r.element);
+          fmt::format_to(std::back_inserter(line), ",{},{},{},{}", counts->ef[e_index], counts->ep[e_index],
+                         counts->nf[e_index], counts->np[e_index]);
+        }
         line.push_back('\n');
         out.write(line.data(), static_cast<std::streamsize>(line.size()));
       }

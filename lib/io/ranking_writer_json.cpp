@@ -1,12 +1,14 @@
 // Ranking as JSON: {"formulas": [{"formula", "tie_rule", "elements": [...]}]}, one element a line.
 #include <nlohmann/json.hpp>
 
+#include "dlfl/counts.h"
 #include "ranking_text.h"
 
 namespace dlfl::io::detail {
 namespace {
 
-// A position as a JSON number: an integer when whole, so consumers see 3, not 3.0.
+// A position (or a count) as a JSON number: an integer when whole, so consumers see 3,
+// not 3.0.
 nlohmann::json rank_value(double position) {
   if (position == static_cast<double>(static_cast<std::uint64_t>(position)))
     return static_cast<std::uint64_t>(position);
@@ -32,7 +34,7 @@ class JsonRankingWriter final : public RankingWriter {
       for (std::size_t i = 0; i < ranking.ranking.size(); ++i) {
         const auto& r = ranking.ranking[i];
         const auto& e = spectrum.element(r.element);
-        const nlohmann::ordered_json element = {
+        nlohmann::ordered_json element = {
             {"rank", rank_value(r.position(options.tie_rule))},
             {"rank_best", r.best},
             {"rank_worst", r.worst},
@@ -44,6 +46,13 @@ class JsonRankingWriter final : public RankingWriter {
             {"kind", kind_name(e.kind)},
             {"score", r.score},
         };
+        if (const Counts* counts = options.counts) {
+          const auto e_index = static_cast<Eigen::Index>(r.element);
+          element["ef"] = rank_value(counts->ef[e_index]);
+          element["ep"] = rank_value(counts->ep[e_index]);
+          element["nf"] = rank_value(counts->nf[e_index]);
+          element["np"] = rank_value(counts->np[e_index]);
+        }
         // Invalid UTF-8 in a name is replaced rather than aborting the whole report.
         out << (i == 0 ? "\n" : ",\n")
             << element.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -122,6 +122,48 @@ TEST_F(EvalCommand, MetricConventionsAsOptions) {
   EXPECT_THAT(stray.err, HasSubstr("--executable N goes with --exam-base executable"));
 }
 
+// `dlfl rank` writes ef/ep/nf/np into its CSV and JSON, and eval reads them back: over
+// executed elements, the two lines no test ran leave the ranking (EXAM 2/2, not 2/4).
+TEST_F(EvalCommand, ExecutedExamBaseOnRankFilesFromTheirEfEp) {
+  // Line 2 only the failing test runs (Ochiai 1), line 1 both (0.71), lines 3-4 none.
+  write_text(dir_ / "sfl/spectra.csv", "name\nsrc/a.cpp#f:1\nsrc/a.cpp#f:2\nsrc/a.cpp#f:3\nsrc/a.cpp#f:4\n");
+  write_text(dir_ / "sfl/matrix.txt", "1 1 0 0 -\n1 0 0 0 +\n");
+  write_text(dir_ / "sfl/tests.csv", "name,outcome,runtime,stacktrace\nT.fails,FAIL,1,\nT.passes,PASS,1,\n");
+  write_text(dir_ / "line1.txt", "src/a.cpp:1\n");
+  for (const std::string format : {"csv", "json"}) {
+    SCOPED_TRACE(format);
+    const std::string ranking = path("ranked." + format);
+    const RunResult rank = run_dlfl("rank " + path("sfl") + " --format " + format + " -o " + ranking);
+    ASSERT_EQ(rank.exit_code, 0) << rank.err;
+    if (format == "csv") {
+      EXPECT_THAT(slurp(ranking), StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,score,ef,ep,nf,np\n"
+                                             "1,1,1,src/a.cpp#f:2,src/a.cpp,2,f,code,1,1,0,0,1\n"));
+    } else {
+      EXPECT_THAT(slurp(ranking), HasSubstr("\"score\":0.0,\"ef\":0,\"ep\":0,\"nf\":1,\"np\":1}"));
+    }
+    const std::string eval = "eval " + ranking + " --truth " + path("line1.txt") + " --level line --ties best --format csv";
+    const RunResult all = run_dlfl(eval);
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    EXPECT_EQ(num(rows_of(all.out)["line/best"], "elements"), 4);
+    EXPECT_DOUBLE_EQ(num(rows_of(all.out)["line/best"], "exam"), 2.0 / 4);
+    const RunResult executed = run_dlfl(eval + " --exam-base executed");
+    ASSERT_EQ(executed.exit_code, 0) << executed.err;
+    EXPECT_EQ(num(rows_of(executed.out)["line/best"], "elements"), 2);
+    EXPECT_DOUBLE_EQ(num(rows_of(executed.out)["line/best"], "exam"), 2.0 / 2);
+  }
+  // A ranking without ef/ep (another tool's) cannot tell: every element counts as executed.
+  const RunResult bare = run_dlfl("eval " + path("ochiai.csv") + " --truth " + path("truth.txt") +
+                                  " --level line --ties best --format csv --exam-base executed");
+  ASSERT_EQ(bare.exit_code, 0) << bare.err;
+  EXPECT_EQ(num(rows_of(bare.out)["line/best"], "elements"), 6);
+  // A malformed count is one line naming the file and row.
+  write_text(dir_ / "bad.csv", "rank,rank_best,rank_worst,element,file,line,function,kind,score,ef,ep\n"
+                               "1,1,1,src/a.cpp#f:1,src/a.cpp,1,f,code,1,-1,0\n");
+  const RunResult bad = run_dlfl("eval " + path("bad.csv") + " --truth " + path("line1.txt"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("bad.csv:2: ef and ep must be non-negative numbers"));
+}
+
 TEST_F(EvalCommand, FunctionAndFileLevels) {
   const RunResult r = run_dlfl("eval " + path("ochiai.csv") + " --truth " + path("truth.txt") + " --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -32,7 +32,9 @@ TEST(RankCommand, CsvHasTheDocumentedHeaderAndOneRowPerElement) {
   std::getline(in, first);
   EXPECT_THAT(header, StartsWith("rank,rank_best,rank_worst,element,file,line,function"));
   EXPECT_THAT(header, HasSubstr("score"));
-  EXPECT_EQ(first, "1,1,1,src/ops/softmax.cpp#softmax:24,src/ops/softmax.cpp,24,softmax,code,1");
+  EXPECT_THAT(header, ::testing::EndsWith("score,ef,ep,nf,np"));
+  // Line 24: run by both failing tests and no passing one (of six).
+  EXPECT_EQ(first, "1,1,1,src/ops/softmax.cpp#softmax:24,src/ops/softmax.cpp,24,softmax,code,1,2,0,0,6");
   int rows = 1;
   for (std::string line; std::getline(in, line);) ++rows;
   EXPECT_EQ(rows, 12);
@@ -58,6 +60,10 @@ TEST(RankCommand, JsonCarriesTiePositions) {
   EXPECT_EQ(elements[1]["rank_worst"], 5);
   EXPECT_EQ(elements[1]["rank"], 5);
   EXPECT_EQ(elements[1]["file"], "src/ops/softmax.cpp");
+  EXPECT_EQ(elements[0]["ef"], 2);  // line 24: both failing tests, no passing one
+  EXPECT_EQ(elements[0]["ep"], 0);
+  EXPECT_EQ(elements[0]["nf"], 0);
+  EXPECT_EQ(elements[0]["np"], 6);
 }
 
 TEST(RankCommand, FunctionAndFileGranularity) {
@@ -76,7 +82,7 @@ TEST(RankCommand, MaxAggregationKeepsTheBestLineScore) {
   // softmax's best line (24) scores 1 with Ochiai; aggregated coverage would give 0.63.
   const RunResult r = run_dlfl("rank " + kExample + " -g function --aggregate max --format csv --top 1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr(",softmax,code,1\n"));
+  EXPECT_THAT(r.out, HasSubstr(",softmax,code,1,"));
 }
 
 TEST(RankCommand, WritesTheOutputFile) {

@@ -148,7 +148,9 @@ void run_rank(const RankOptions& o) {
   options.tie_rule = o.ties;
   options.last_line_column = o.granularity == Granularity::block;
   Counts counts;
-  if (writer->uses_counts()) {
+  // csv and json carry ef/ep/nf/np too, so `dlfl eval --exam-base executed` can tell
+  // the elements no test ran from a ranking file.
+  if (writer->uses_counts() || o.format == "csv" || o.format == "json") {
     counts = compute_counts(shown);
     options.counts = &counts;
   }

@@ -39,6 +39,9 @@ struct ReadRanking {
 //   the CSV has the first line only.
 // - json: the same from the members, plus last_line (null = same as line).
 // - gzoltar: everything from the name (element_from_name).
+// - csv and json: when both `ef` and `ep` are there (dlfl rank writes them), executed =
+//   ef + ep > 0; else every element counts as executed. A negative or non-numeric count
+//   is an error.
 // Columns and members beyond these are ignored, so later versions may add some.
 
 // Parses a whole ranking file's text. `source_name` labels messages. Throws dlfl::Error

@@ -37,7 +37,9 @@ struct RankingWriteOptions {
   bool last_line_column = false;
   // ef, ep, nf, np of every element of the spectrum written (compute_counts of it),
   // computed once by the caller. Formats whose uses_counts() is true (sarif, github, html)
-  // report them and throw dlfl::Error when this is null. Not owned.
+  // report them and throw dlfl::Error when this is null; csv and json add them when given
+  // (`dlfl rank` gives them), so a ranking file tells which elements some test ran
+  // (ef + ep > 0; `dlfl eval --exam-base executed`). Not owned.
   const Counts* counts = nullptr;
   // Where the spectrum's relative file names are rooted. sarif and github write file
   // names relative to it (an absolute name under it is made relative; one outside stays
@@ -65,14 +67,17 @@ struct RankingWriteOptions {
 //   csv      RFC 4180 (fields holding , " or a line break are quoted, "" escapes a
 //            quote), '\n' line ends, one header line:
 //              [formula,]rank,rank_best,rank_worst,element,file,line,function,kind,score
+//                [,last_line][,ef,ep,nf,np]
 //            `formula` comes first when several rankings are written (or
-//            always_name_formula); `line` is empty when unknown (0).
+//            always_name_formula); `line` is empty when unknown (0); last_line with
+//            last_line_column, the counts when `counts` is given.
 //   json     one document:
 //              {"formulas": [
 //                 {"formula": "ochiai", "tie_rule": "average", "elements": [
 //                   {"rank": 2.5, "rank_best": 2, "rank_worst": 3, "element": "a.cpp#f:3",
 //                    "file": "a.cpp", "line": 3, "last_line": 3, "function": "f",
 //                    "kind": "code", "score": 0.5}, ...]}, ...]}
+//            plus "ef", "ep", "nf", "np" after "score" when `counts` is given.
 //            `line`/`last_line` are null when unknown; strings are "" when absent. One
 //            element per line of output, so big rankings stream and grep well.
 //   gzoltar  GZoltar's `<formula>.ranking.csv`: header `name;suspiciousness_value`, then
