@@ -9,40 +9,14 @@
 
 #include "dlfl/instrument/probe_map.h"
 #include "dlfl/io/spectrum_formats.h"
-#include "instrument_test_support.h"
+#include "calc_build.h"
 
 namespace {
 
 using namespace dlfl;
 using namespace dlfl::testing;
 
-const fs::path kCalc = fs::path(DLFL_SOURCE_DIR) / "examples/calc";
-
-struct Builds {
-  fs::path gcov_build, instr_tree, instr_build;
-  std::string error;
-};
-
-// Both builds of calc with the fault, under the test's build directory (incremental).
-Builds build_calc(const fs::path& cache) {
-  Builds b{cache / "gcov", cache / "instrumented", cache / "instrumented-build", {}};
-  auto step = [&](const std::string& command) {
-    if (!b.error.empty()) return;
-    const Shell r = sh(command);
-    if (r.exit_code != 0) b.error = command + "\n" + r.output;
-  };
-  const std::string dlfl = DLFL_BINARY;
-  step("cmake -S " + kCalc.string() + " -B " + b.gcov_build.string() +
-       " -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_C_FLAGS='-O0 --coverage' -DCALC_FAULT=undefined_variable");
-  step("cmake --build " + b.gcov_build.string());
-  step(dlfl + " instrument -q -j2 -p " + b.gcov_build.string() + " --root " + kCalc.string() + " --out " +
-       b.instr_tree.string());
-  step("cmake -S " + b.instr_tree.string() + " -B " + b.instr_build.string() +
-       " -G Ninja -DCMAKE_BUILD_TYPE= -DCALC_FAULT=undefined_variable -DCMAKE_C_FLAGS=\"-O0 $(" + dlfl +
-       " config --cflags)\" -DCMAKE_EXE_LINKER_FLAGS=\"$(" + dlfl + " config --libs)\"");
-  step("cmake --build " + b.instr_build.string());
-  return b;
-}
+const fs::path kCalc = kCalcSource;
 
 // Runs every test of the suite through run_one.sh with `calc`; name → exit status.
 std::map<std::string, int> run_suite(const fs::path& calc, const std::string& env = "") {
@@ -61,10 +35,11 @@ class Calc : public ::testing::Test {
     if (!have_program("gcov") || !have_program("cmake") || !have_program("ninja") || !have_program("gcc"))
       GTEST_SKIP() << "needs gcc, gcov, cmake, ninja";
     // One cache per test: ctest runs the two at once, in separate processes.
-    b_ = build_calc(fs::path(DLFL_CALC_E2E_DIR) / ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    b_ = build_calc(fs::path(DLFL_CALC_E2E_DIR) / ::testing::UnitTest::GetInstance()->current_test_info()->name(),
+                    "undefined_variable");
     ASSERT_TRUE(b_.error.empty()) << b_.error;
   }
-  Builds b_;
+  CalcBuilds b_;
 };
 
 // `dlfl collect --tests/--cmd` with gcov: every test a process; the crashes are seen as
