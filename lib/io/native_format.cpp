@@ -255,7 +255,6 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
     const std::uint64_t computed = XXH3_64bits_digest(state);
     XXH3_freeState(state);
     if (computed != header.checksum) fail(file, "checksum mismatch: the file is corrupted");
-    if (options.release_checked_pages) ::madvise(const_cast<char*>(map.data), map.size, MADV_DONTNEED);
   }
 
   // Section table: every entry in bounds, aligned and of the expected item size.
@@ -317,6 +316,8 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
       throw Error(file, 0, e.what());
     }
   }
+  // After the checksum and the structural checks, which read the coverage ids again.
+  if (options.release_checked_pages) ::madvise(const_cast<char*>(map.data), map.size, MADV_DONTNEED);
   return spectrum;
 }
 

@@ -64,10 +64,10 @@ struct NativeReadOptions {
   // monotone and bounded, no stray tail bits, string ids in the pool), so neither a
   // damaged nor a wrongly written file can cause out-of-bounds reads later.
   bool verify_checksum = true;
-  // After the checksum pass, drop the file's pages from this process's memory (madvise
-  // MADV_DONTNEED; they are read again from the page cache when used): for readers that
-  // use a large file piece by piece, e.g. dlfl merge, whose memory must not grow with
-  // the inputs.
+  // Once the file is checked (checksum, structure), drop its pages from this process's
+  // memory (madvise MADV_DONTNEED; they are read again from the page cache when used):
+  // for readers that use a large file piece by piece, e.g. dlfl merge, whose memory must
+  // not grow with the inputs.
   bool release_checked_pages = false;
 };
 
