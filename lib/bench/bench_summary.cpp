@@ -118,8 +118,10 @@ void write_summary(std::ostream& out, std::span<const FaultRecord> records, cons
     }
   }
   const bool real = options.real_bugs;
-  out << (real ? "dlfl bugset reproduce: " : "dlfl bench: ") << records.size()
-      << (real ? " bugs, " : " faults seeded, ") << kept << " kept, " << records.size() - kept << " discarded";
+  const std::string run = !options.run_name.empty() ? options.run_name : real ? "dlfl bugset reproduce" : "dlfl bench";
+  const std::string unit = !options.unit.empty() ? options.unit : real ? "bugs" : "faults seeded";
+  out << run << ": " << records.size() << " " << unit << ", " << kept << " kept, " << records.size() - kept
+      << " discarded";
   if (options.wall_seconds > 0) out << ", " << collect::format_duration(options.wall_seconds) << " wall";
   out << "\n";
   std::string line;

@@ -165,28 +165,22 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   std::exception_ptr error;
   {
     WorkTrees trees(work);
-    if (o.progress) o.progress->start(planned);
-    try {
-      run_workers(
-          jobs, planned,
-          [&](unsigned k, std::size_t i) {
-            const BugPlan& plan = *items[i];
-            const WorkTree tree = trees.for_worker(k, plan.bug->project, *plan.clone);
-            FaultRecord record;
-            if (plan.parent.empty()) {
-              record = describe_bug(plan);
-              record.reason = "checkout failed";
-              record.detail = "the fix " + plan.fix.substr(0, 12) + " has no parent commit";
-            } else {
-              record = reproduce_bug(context, tree, plan, [&](const std::string& line) { log(line); });
-            }
-            store_finished(store, o.progress, record);
-          },
-          o.interrupt);
-    } catch (...) {
-      error = std::current_exception();  // the outputs are written first
-    }
-    if (o.progress) o.progress->finish();
+    error = run_reported_workers(
+        jobs, planned, o.progress,
+        [&](unsigned k, std::size_t i) {
+          const BugPlan& plan = *items[i];
+          const WorkTree tree = trees.for_worker(k, plan.bug->project, *plan.clone);
+          FaultRecord record;
+          if (plan.parent.empty()) {
+            record = describe_bug(plan);
+            record.reason = "checkout failed";
+            record.detail = "the fix " + plan.fix.substr(0, 12) + " has no parent commit";
+          } else {
+            record = reproduce_bug(context, tree, plan, [&](const std::string& line) { log(line); });
+          }
+          store_finished(store, o.progress, record);
+        },
+        o.interrupt);  // rethrown once the outputs are written
   }
 
   result.interrupted = interrupted();

@@ -90,4 +90,18 @@ void run_workers(unsigned workers, std::size_t count, const std::function<void(u
   if (error) std::rethrow_exception(error);
 }
 
+std::exception_ptr run_reported_workers(unsigned workers, std::size_t count, BenchProgress* progress,
+                                        const std::function<void(unsigned, std::size_t)>& work,
+                                        const std::atomic<bool>* interrupt) {
+  std::exception_ptr error;
+  if (progress) progress->start(count);
+  try {
+    run_workers(workers, count, work, interrupt);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (progress) progress->finish();
+  return error;
+}
+
 }  // namespace dlfl::bench

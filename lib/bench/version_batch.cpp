@@ -248,6 +248,10 @@ std::vector<Version> check_versions(const VersionsOptions& o) {
 
 }  // namespace
 
+SummaryOptions version_summary_options(const std::vector<std::uint64_t>& top_n, double wall_seconds) {
+  return {.top_n = top_n, .wall_seconds = wall_seconds, .run_name = "dlfl versions", .unit = "faulty versions"};
+}
+
 std::string version_name(const fs::path& version) {
   fs::path p = version.lexically_normal();
   if (!p.has_filename()) p = p.parent_path();  // "dir/"
@@ -330,20 +334,14 @@ VersionsResult run_versions(const VersionsOptions& options) {
     if (!built.ok) throw Error(o.original.string(), 0, "the original does not build: " + failure_summary(built));
     s.reference_command = expand_command(o.command, command_vars(original, s.context.test_jobs));
 
-    if (o.progress) o.progress->start(planned);
-    try {
-      run_workers(
-          jobs, planned,
-          [&](unsigned k, std::size_t i) {
-            const fs::path base = s.work / ("worker" + std::to_string(k));
-            const WorkTree tree{base / "src", base / "build"};
-            store_finished(store, o.progress, run_version(s, tree, *items[i], [&](const std::string& line) { log(line); }));
-          },
-          o.interrupt);
-    } catch (...) {
-      error = std::current_exception();  // the outputs are written first
-    }
-    if (o.progress) o.progress->finish();
+    error = run_reported_workers(
+        jobs, planned, o.progress,
+        [&](unsigned k, std::size_t i) {
+          const fs::path base = s.work / ("worker" + std::to_string(k));
+          const WorkTree tree{base / "src", base / "build"};
+          store_finished(store, o.progress, run_version(s, tree, *items[i], [&](const std::string& line) { log(line); }));
+        },
+        o.interrupt);  // rethrown once the outputs are written
   }
 
   result.interrupted = interrupted();
@@ -352,7 +350,7 @@ VersionsResult run_versions(const VersionsOptions& options) {
   for (const auto& v : versions) done += store.contains(describe(subject.name, v).key());
   result.pending = versions.size() - done;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  write_run_outputs(o.out_dir, result.records, {.top_n = o.top_n, .wall_seconds = result.seconds});
+  write_run_outputs(o.out_dir, result.records, version_summary_options(o.top_n, result.seconds));
   if (error) std::rethrow_exception(error);
   return result;
 }

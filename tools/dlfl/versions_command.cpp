@@ -37,7 +37,7 @@ void run_versions_command(VersionsCommandOptions& c) {
   o.interrupt = &InterruptScope::flag();
   const InterruptScope scope;
   const bench::VersionsResult result = bench::run_versions(o);
-  bench::write_summary(std::cout, result.records, {.top_n = o.top_n, .wall_seconds = result.seconds});
+  bench::write_summary(std::cout, result.records, bench::version_summary_options(o.top_n, result.seconds));
   report_resumable_run(o.out_dir, result.resumed, result.pending, result.interrupted, "versions");
 }
 

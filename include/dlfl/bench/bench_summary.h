@@ -28,6 +28,10 @@ struct SummaryOptions {
   // bugs, kept bugs are counted per project, and the group and bug type are the bug
   // set's labels (extrinsic or not; the DL bug type).
   bool real_bugs = false;
+  // The header line's run and what it counts; empty: "dlfl bench" and "faults seeded"
+  // ("dlfl bugset reproduce" and "bugs" for real bugs).
+  std::string run_name = {};
+  std::string unit = {};
 };
 
 // Writes the summary. With no kept fault only the counts are written.

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -41,5 +42,12 @@ void write_run_outputs(const std::filesystem::path& out_dir, std::vector<FaultRe
 // is rethrown after every thread has finished.
 void run_workers(unsigned workers, std::size_t count, const std::function<void(unsigned, std::size_t)>& work,
                  const std::atomic<bool>* interrupt);
+
+// run_workers between progress->start(count) and progress->finish() (progress may be
+// null), catching what it throws: the caller writes its outputs first, then rethrows the
+// returned exception (null when none).
+std::exception_ptr run_reported_workers(unsigned workers, std::size_t count, BenchProgress* progress,
+                                        const std::function<void(unsigned, std::size_t)>& work,
+                                        const std::atomic<bool>* interrupt);
 
 }  // namespace dlfl::bench

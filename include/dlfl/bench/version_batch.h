@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dlfl/bench/bench_progress.h"
+#include "dlfl/bench/bench_summary.h"
 #include "dlfl/bench/fault_record.h"
 
 namespace dlfl::bench {
@@ -59,6 +60,9 @@ struct VersionsResult {
   bool interrupted = false;
   double seconds = 0;
 };
+
+// The summary of a versions run (bench_summary.h), headed "dlfl versions: N faulty versions".
+SummaryOptions version_summary_options(const std::vector<std::uint64_t>& top_n, double wall_seconds);
 
 // The version's name: a directory's name, a patch file's name without .patch/.diff.
 std::string version_name(const std::filesystem::path& version);

@@ -1,0 +1,70 @@
+// `dlfl versions` on a tiny C fixture (versions_fixture/: a classifier, five tests,
+// five versions): a directory version and a patch deleting a statement are kept with the
+// truth their diffs give; a patch that does not apply, a version identical to the
+// original and one that changes only a comment are discarded with their reasons.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "../cli/cli_runner.h"
+#include "dlfl/bench/results_store.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+const fs::path kFixture = fs::path(DLFL_SOURCE_DIR) / "tests/bench/versions_fixture";
+
+TEST(VersionBatch, DirectoriesAndPatchesKeptOrDiscardedWithTheirReasons) {
+  if (std::system("command -v gcc >/dev/null && command -v gcov >/dev/null && command -v ninja >/dev/null") != 0)
+    GTEST_SKIP() << "needs gcc, gcov and ninja";
+  dlfl::testing::TempDir dir{"versions"};
+  std::string versions;
+  for (const char* v : {"dirfix", "same", "missing.patch", "comment.patch", "broken.patch"})
+    versions += " " + (kFixture / "versions" / v).string();
+  const auto r = dlfl::testing::run_dlfl("versions --original " + (kFixture / "original").string() + versions +
+                                         " --tests " + (kFixture / "tests.txt").string() +
+                                         " --cmd '{build}/prog {}' -f ochiai --test-jobs 2 -q -o " +
+                                         (dir / "out").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("dlfl versions: 5 faulty versions, 2 kept, 3 discarded"));
+
+  std::map<std::string, FaultRecord> records;
+  std::istringstream in(dlfl::testing::slurp(dir / "out" / std::string(kResultsFileName)));
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line);) {
+    FaultRecord record = parse_record(line, "results.jsonl", ++n);
+    records.emplace(record.fault, std::move(record));
+  }
+  ASSERT_EQ(records.size(), 5u);
+  // `if (x < 0)` became `if (x <= 0)`: the changed line; only test "0" differs.
+  const FaultRecord& dirfix = records.at("dirfix");
+  ASSERT_TRUE(dirfix.kept) << dirfix.reason << ": " << dirfix.detail;
+  EXPECT_EQ(dirfix.op, "version");
+  EXPECT_THAT(dirfix.faulty, ElementsAre("prog.c:5:classify"));
+  EXPECT_EQ(dirfix.tests, 5u);
+  EXPECT_THAT(dirfix.failing_tests, ElementsAre("0"));
+  // `return 0;` deleted: the executable lines above and below the gap.
+  const FaultRecord& missing = records.at("missing");
+  ASSERT_TRUE(missing.kept) << missing.reason << ": " << missing.detail;
+  EXPECT_EQ(missing.op, "patch");
+  EXPECT_THAT(missing.faulty, ElementsAre("prog.c:7:classify", "prog.c:8:classify"));
+  EXPECT_THAT(missing.failing_tests, ElementsAre("0"));
+  ASSERT_EQ(missing.results.size(), 1u);
+  EXPECT_TRUE(missing.results[0].found);
+
+  EXPECT_EQ(records.at("same").reason, "no executable change");
+  EXPECT_EQ(records.at("comment").reason, "no test fails");
+  EXPECT_EQ(records.at("broken").reason, "patch fails");
+  EXPECT_THAT(records.at("broken").detail, HasSubstr("patch does not apply"));
+  const std::string discarded = dlfl::testing::slurp(dir / "out/discarded.csv");
+  EXPECT_THAT(discarded, HasSubstr("patch fails"));
+}
+
+}  // namespace
+}  // namespace dlfl::bench
