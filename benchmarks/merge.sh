@@ -26,15 +26,19 @@ fi
 shards=("$data"/shards/shard-{0..15}.dlfl)
 read -r _ _ nnz < "$data/shape.txt"
 
-# best_of CMD... -> "SECONDS PEAK_KB" (best wall time of 3 runs, peak RSS of that run)
+# best_of CMD... -> "SECONDS PEAK_KB CPU_SECONDS" (best wall time of 3 runs, peak RSS and
+# user + system time of that run; CPU time is far less sensitive to other processes' load)
 best_of() {
   local best="" line
   for _ in 1 2 3; do
-    line=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null; } 2>&1 | tail -1)
-    if [ -z "$best" ] || awk -v a="${line% *}" -v b="${best% *}" 'BEGIN { exit !(a < b) }'; then best=$line; fi
+    line=$( { /usr/bin/time -f '%e %M %U %S' "$@" >/dev/null; } 2>&1 | tail -1 | awk '{ print $1, $2, $3 + $4 }')
+    if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best=$line; fi
   done
   echo "$best"
 }
+wall() { echo "${1%% *}"; }
+peak_kb() { local rest=${1#* }; echo "${rest%% *}"; }
+cpu() { echo "${1##* }"; }
 cat "${shards[@]}" >/dev/null  # warm the page cache
 cat_run=$(best_of sh -c 'cat "$@" > "$0"' "$data/cat.out" "${shards[@]}")
 cat_sync=$(best_of sh -c 'cat "$@" > "$0" && sync "$0"' "$data/cat.out" "${shards[@]}")
@@ -44,8 +48,10 @@ inputs=$(du -cb "${shards[@]}" | tail -1 | cut -f1)
 raw=$((nnz * 4))
 ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f", d, a / b }'; }
 echo "# 16 shards of $elements x $tests (nnz $nnz): inputs $(ratio "$inputs" 1048576 0) MiB, output $(ratio "$(stat -c %s "$data/merged.dlfl")" 1048576 0) MiB, raw $(ratio $raw 1048576 0) MiB"
-echo "# cat ${cat_run% *} s, cat + fsync ${cat_sync% *} s, dlfl merge ${merge_run% *} s (it fsyncs: AtomicFile)"
-echo "merge time vs cat: $(ratio "${merge_run% *}" "${cat_run% *}")x"
-echo "merge time vs cat + fsync: $(ratio "${merge_run% *}" "${cat_sync% *}")x"
-echo "merge peak memory vs output raw: $(ratio $(( ${merge_run#* } * 1024 )) $raw 3)x ($(ratio "${merge_run#* }" 1024 0) MiB)"
+echo "# wall: cat $(wall "$cat_run") s, cat + fsync $(wall "$cat_sync") s, dlfl merge $(wall "$merge_run") s (it fsyncs: AtomicFile)"
+echo "# cpu (user + sys): cat $(cpu "$cat_run") s, cat + fsync $(cpu "$cat_sync") s, dlfl merge $(cpu "$merge_run") s"
+echo "merge time vs cat: $(ratio "$(wall "$merge_run")" "$(wall "$cat_run")")x"
+echo "merge time vs cat + fsync: $(ratio "$(wall "$merge_run")" "$(wall "$cat_sync")")x"
+echo "merge cpu time vs cat cpu time: $(ratio "$(cpu "$merge_run")" "$(cpu "$cat_run")")x"
+echo "merge peak memory vs output raw: $(ratio $(( $(peak_kb "$merge_run") * 1024 )) $raw 3)x ($(ratio "$(peak_kb "$merge_run")" 1024 0) MiB)"
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
