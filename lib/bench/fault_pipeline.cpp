@@ -173,6 +173,8 @@ std::vector<FormulaResult> evaluate_formulas(const FaultContext& c, const Spectr
   const Scores scores = score_spectrum(spectrum, c.formulas, {.threads = 1});
   eval::EvaluationOptions options;
   options.top_n = c.top_n;
+  options.exam_base = c.exam_base;
+  options.top_n_rule = c.top_n_rule;
   for (std::size_t k = 0; k < c.formulas.size(); ++k) {
     const auto ranking = eval::scored_elements(spectrum, scores.per_formula[k]);
     results.push_back(formula_result(c.formulas[k].name(), eval::evaluate(ranking, faults, options)));

@@ -292,6 +292,10 @@ VersionsResult run_versions(const VersionsOptions& options) {
   s.context.subject = &subject;
   for (const auto& name : o.formulas) s.context.formulas.push_back(make_formula(name));
   s.context.top_n = o.top_n;
+  if (o.exam_base == eval::ExamBase::executable)
+    throw Error("versions: EXAM over executable lines is the default here (gcov's elements are the executable lines)");
+  s.context.exam_base = o.exam_base;
+  s.context.top_n_rule = o.top_n_rule;
   s.context.interrupt = o.interrupt;
   const unsigned jobs = std::max(1u, o.jobs);
   s.context.test_jobs = o.test_jobs ? o.test_jobs : std::max(1u, std::max(1u, std::thread::hardware_concurrency()) / jobs);
@@ -309,10 +313,12 @@ VersionsResult run_versions(const VersionsOptions& options) {
                                       {"tests_digest", fmt::format("{:016x}", XXH3_64bits(test_list.data(), test_list.size()))},
                                       {"excludes", o.excludes},
                                       {"formulas", o.formulas},
-                                      {"top_n", o.top_n}};
+                                      {"top_n", o.top_n},
+                                      {"exam_base", o.exam_base == eval::ExamBase::executed ? "executed" : "instrumented"},
+                                      {"top_n_rule", o.top_n_rule == eval::TopNRule::hits ? "hits" : "expected"}};
   fs::create_directories(o.out_dir);
   check_run_configuration(o.out_dir / std::string(kVersionsConfigFileName), fingerprint.dump(),
-                          "versions configuration (original, build, test command, tests, formulas or top N differ)");
+                          "versions configuration (original, build, test command, tests, formulas, top N or metric conventions differ)");
   ResultsStore store(o.out_dir / std::string(kResultsFileName));
 
   VersionsResult result;

@@ -64,6 +64,27 @@ TEST(VersionBatch, DirectoriesAndPatchesKeptOrDiscardedWithTheirReasons) {
   EXPECT_THAT(records.at("broken").detail, HasSubstr("patch does not apply"));
   const std::string discarded = dlfl::testing::slurp(dir / "out/discarded.csv");
   EXPECT_THAT(discarded, HasSubstr("patch fails"));
+
+  // Other metric conventions are another configuration: refused in this directory, and
+  // in a new one EXAM over the executed lines only is larger (main's lines and the
+  // classifier's run; the unexecuted `if (argc != 2) return 2;` branch does not count).
+  const std::string again = "versions --original " + (kFixture / "original").string() + " " +
+                            (kFixture / "versions/missing.patch").string() + " --tests " +
+                            (kFixture / "tests.txt").string() +
+                            " --cmd '{build}/prog {}' -f ochiai --test-jobs 2 -q --exam-base executed --top-n-rule hits -o ";
+  const auto refused = dlfl::testing::run_dlfl(again + (dir / "out").string());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("holds results of another versions configuration"));
+  const auto executed = dlfl::testing::run_dlfl(again + (dir / "executed").string());
+  ASSERT_EQ(executed.exit_code, 0) << executed.err;
+  std::istringstream one(dlfl::testing::slurp(dir / "executed" / std::string(kResultsFileName)));
+  std::string line;
+  ASSERT_TRUE(std::getline(one, line));
+  const FaultRecord over_executed = parse_record(line, "results.jsonl", 1);
+  ASSERT_EQ(over_executed.results.size(), 1u);
+  EXPECT_EQ(over_executed.results[0].first_rank, missing.results[0].first_rank);
+  EXPECT_GT(over_executed.results[0].exam, missing.results[0].exam);
+  for (const double hit : over_executed.results[0].top) EXPECT_TRUE(hit == 0 || hit == 1) << hit;  // counted hits
 }
 
 }  // namespace

@@ -20,6 +20,8 @@ struct VersionsCommandOptions {
   bench::VersionsOptions options;
   std::vector<std::string> versions;
   std::string crash_handler = "auto";
+  std::string exam_base = "executable";
+  std::string top_n_rule = "expected";
   unsigned build_timeout = 600, test_timeout = 10, version_timeout = 1800;
   bool quiet = false;
 };
@@ -28,6 +30,8 @@ void run_versions_command(VersionsCommandOptions& c) {
   bench::VersionsOptions o = c.options;
   o.versions.assign(c.versions.begin(), c.versions.end());
   if (c.crash_handler == "auto") o.crash_dump_library = crash_dump_library();
+  o.exam_base = c.exam_base == "executed" ? eval::ExamBase::executed : eval::ExamBase::instrumented;
+  o.top_n_rule = c.top_n_rule == "hits" ? eval::TopNRule::hits : eval::TopNRule::expected;
   o.build_timeout = std::chrono::seconds(c.build_timeout);
   o.test_timeout = std::chrono::seconds(c.test_timeout);
   o.version_timeout = std::chrono::seconds(c.version_timeout);
@@ -78,6 +82,14 @@ void add_versions_command(CLI::App& app) {
   cmd->add_option("-j,--jobs", o.jobs, "Versions built and run at once")->check(CLI::Range(1u, 256u));
   cmd->add_option("--test-jobs", o.test_jobs, "Tests at once per version (default: cores / -j)");
   cmd->add_option("-f,--formula", o.formulas, "Formulas (default ochiai,dstar2,tarantula,barinel)")->delimiter(',');
+  cmd->add_option("--exam-base", c->exam_base,
+                  "EXAM divides by: executable (default: every line gcov reports, the executable lines; Wong et al., "
+                  "TSE 2016) or executed (only lines some test ran)")
+      ->check(CLI::IsMember({"executable", "executed"}));
+  cmd->add_option("--top-n-rule", c->top_n_rule,
+                  "Top-N under average ties: expected (default: the probability of a hit) or hits (1 when the "
+                  "expected position is within N, as most papers count)")
+      ->check(CLI::IsMember({"expected", "hits"}));
   cmd->add_option("--build-timeout", c->build_timeout, "Seconds for one version's build (default 600)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--timeout", c->test_timeout, "Seconds for one test (default 10)")->check(CLI::PositiveNumber);

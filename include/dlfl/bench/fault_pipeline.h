@@ -19,6 +19,7 @@
 #include "dlfl/bench/subject.h"
 #include "dlfl/bench/work_tree.h"
 #include "dlfl/eval/ground_truth.h"
+#include "dlfl/eval/metrics.h"
 #include "dlfl/formula.h"
 #include "dlfl/graph/call_graph.h"
 #include "dlfl/mutate/mutant.h"
@@ -43,6 +44,10 @@ struct FaultContext {
   std::vector<std::string> techniques;
   std::shared_ptr<const graph::CallGraph> call_graph;  // the instrumented tree's; null = none
   std::vector<std::uint64_t> top_n{1, 3, 5, 10};
+  // Metric conventions of the evaluation (eval/metrics.h); `executable` is not offered
+  // (the program size would have to be given).
+  eval::ExamBase exam_base = eval::ExamBase::instrumented;
+  eval::TopNRule top_n_rule = eval::TopNRule::expected;
   std::set<std::string> baseline_failing;  // tests failing on the unmutated subject
   // GoogleTest filter of the runs: the subject's, minus the tests failing unmutated (a
   // test that fails for every fault would count as a failure in every spectrum).

@@ -19,6 +19,7 @@
 #include "dlfl/bench/bench_progress.h"
 #include "dlfl/bench/bench_summary.h"
 #include "dlfl/bench/fault_record.h"
+#include "dlfl/eval/metrics.h"
 
 namespace dlfl::bench {
 
@@ -45,6 +46,11 @@ struct VersionsOptions {
   unsigned test_jobs = 0;          // tests at once per version; 0: cores / jobs
   std::vector<std::string> formulas{"ochiai", "dstar2", "tarantula", "barinel"};
   std::vector<std::uint64_t> top_n{1, 3, 5, 10};
+  // Metric conventions (eval/metrics.h). The elements are gcov's executable lines of the
+  // compiled files, so `instrumented` is EXAM over the executable lines; `executed` over
+  // those some test ran. Top-N under the average tie rule as expected value or hits.
+  eval::ExamBase exam_base = eval::ExamBase::instrumented;
+  eval::TopNRule top_n_rule = eval::TopNRule::expected;
   std::chrono::seconds build_timeout{600};
   std::chrono::seconds test_timeout{10};      // one test
   std::chrono::seconds version_timeout{1800};  // all tests of one version
@@ -74,7 +80,7 @@ std::string version_name(const std::filesystem::path& version);
 // (git apply's message), "build fails", "timeout", "tests fail to run", "no test fails",
 // "every test fails", "no executable change" (no changed line near an executable one).
 // Then also throws for results of another configuration in out_dir (original, its
-// digest, build, command, tests, formulas or top N).
+// digest, build, command, tests, formulas, top N or metric conventions).
 VersionsResult run_versions(const VersionsOptions& options);
 
 }  // namespace dlfl::bench

@@ -11,7 +11,8 @@ int classify(int x) {
 
 /* prog N prints classify(N); "m5" is -5. */
 int main(int argc, char** argv) {
-  if (argc != 2) return 2;
+  if (argc != 2)
+    return 2;
   const int x = argv[1][0] == 'm' ? -atoi(argv[1] + 1) : atoi(argv[1]);
   printf("%d\n", classify(x));
   return 0;
