@@ -154,8 +154,10 @@ FaultRecord run_version(const Shared& s, const WorkTree& tree, const Version& v,
   auto interrupted = [&] { return o.interrupt && o.interrupt->load(); };
   const fs::path scratch = tree.build.parent_path() / "scratch";
 
+  // A directory version is laid over a copy of the original, so it may hold the whole
+  // faulty tree or only the files that differ (a file it lacks is the original's).
+  mirror_tree(o.original, tree.source);
   if (v.patch) {
-    mirror_tree(o.original, tree.source);
     // Outside a repository git apply patches the working directory; the ceiling keeps it
     // from taking an enclosing repository (the output directory may lie inside one).
     const CommandOutcome applied =
@@ -165,7 +167,7 @@ FaultRecord run_version(const Shared& s, const WorkTree& tree, const Version& v,
     if (interrupted()) throw Error("interrupted");
     if (!applied.ok) return discard("patch fails", failure_summary(applied));
   } else {
-    mirror_tree(v.path, tree.source);
+    sync_tree(v.path, tree.source);
   }
   const auto changes = version_changes(o.original, tree.source, scratch, o.interrupt);
   if (changes.empty()) return discard("no executable change", "the version is identical to the original");

@@ -1,6 +1,6 @@
 // `dlfl versions` on a tiny C fixture (versions_fixture/: a classifier, five tests,
-// five versions): a directory version and a patch deleting a statement are kept with the
-// truth their diffs give; a patch that does not apply, a version identical to the
+// five versions): a directory version holding only the changed file (laid over the
+// original) and a patch deleting a statement are kept with the truth their diffs give; a patch that does not apply, a version identical to the
 // original and one that changes only a comment are discarded with their reasons.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -53,15 +53,15 @@ void add_versions_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "versions",
       "Faulty-version batch (the SIR-style subject: an original program, faulty versions, a test universe):\n"
-      "per version (a directory holding the whole tree, or a patch applied with -p1 to a copy of the\n"
-      "original), the ground truth from its diff (changed executable lines; for a change without one the\n"
+      "per version (a directory laid over a copy of the original: the whole faulty tree or only its\n"
+      "changed files; or a patch applied with -p1), the ground truth from its diff (changed executable lines; for a change without one the\n"
       "nearest executable lines above and below), a --coverage build, the --tests/--cmd suite collected\n"
       "with per-test gcov and judged against the original's build (differential oracle, as\n"
       "`collect --reference-cmd`), ranked with each formula and evaluated. Resumable. Writes\n"
       "OUT/results.jsonl, OUT/results.csv (`dlfl compare` reads it), OUT/discarded.csv, OUT/summary.md.\n"
       "Example: dlfl versions --original calc calc/versions/*.patch --tests calc/tests/tests.txt \\\n"
       "           --cmd '{build}/calc {source}/tests/cases/{}.calc' -o versions-out");
-  cmd->add_option("VERSION", c->versions, "Faulty versions: directories (whole trees) or patch files (.patch/.diff)")
+  cmd->add_option("VERSION", c->versions, "Faulty versions: directories (whole trees or only the changed files) or patch files (.patch/.diff)")
       ->required();
   cmd->add_option("--original", o.original, "The original program's source tree")->required();
   cmd->add_option("--tests", o.tests, "Test names, one a line")->required();
