@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <thread>
 #include <utility>
 
 namespace dlfl {
@@ -112,10 +113,22 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
   if (dense_is_smaller(cov.tests(), group_count, cov.nnz())) {
     const std::size_t words = (cov.tests() + 63) / 64;
     std::vector<std::uint64_t> bits(group_count * words, 0);
-    for (std::size_t g = 0; g < group_count; ++g) {
-      std::uint64_t* row = bits.data() + g * words;
-      for (std::uint64_t m = member_offsets[g]; m < member_offsets[g + 1]; ++m)
-        for (const std::uint32_t t : cov.tests_of(members[m])) row[t >> 6] |= std::uint64_t{1} << (t & 63);
+    const auto fill = [&](std::size_t first, std::size_t last) {
+      for (std::size_t g = first; g < last; ++g) {
+        std::uint64_t* row = bits.data() + g * words;
+        for (std::uint64_t m = member_offsets[g]; m < member_offsets[g + 1]; ++m)
+          for (const std::uint32_t t : cov.tests_of(members[m])) row[t >> 6] |= std::uint64_t{1} << (t & 63);
+      }
+    };
+    // Rows are disjoint: a large matrix is split between two threads at half the members
+    // (as counts are, which this pass costs about as much as).
+    if (cov.nnz() < (std::size_t{1} << 22) || std::thread::hardware_concurrency() < 2) {
+      fill(0, group_count);
+    } else {
+      const auto half = static_cast<std::size_t>(
+          std::upper_bound(member_offsets.begin(), member_offsets.end(), n / 2) - member_offsets.begin() - 1);
+      std::jthread second(fill, half, group_count);
+      fill(0, half);
     }
     // compact(): the sparse form when the union turned out small after all.
     coverage = Coverage::dense(cov.tests(), group_count, std::move(bits), /*validate=*/false).compact();

@@ -158,10 +158,16 @@ PropagatedScores propagate(const Spectrum& elements, const FunctionGraph& g, con
     }
     element_scores = formula.score(element_counts);
   }
-  Eigen::ArrayXd function_of_element(element_scores.size());
+  // lexicographic_scores(function score of each element, element score), with the first
+  // part's dense ranks taken over the functions (every function has an element, so the
+  // distinct values are the same) instead of hashing a million repeated values.
+  std::uint64_t distinct_functions = 0, distinct_elements = 0;
+  const auto function_rank = dense_ranks(out.functions, distinct_functions);
+  const auto element_rank = dense_ranks(element_scores, distinct_elements);
+  out.elements.resize(element_scores.size());
   for (Eigen::Index e = 0; e < element_scores.size(); ++e)
-    function_of_element[e] = out.functions[g.functions.group_of[static_cast<std::size_t>(e)]];
-  out.elements = lexicographic_scores(function_of_element, element_scores);
+    out.elements[e] = static_cast<double>(function_rank[g.functions.group_of[static_cast<std::size_t>(e)]] * distinct_elements +
+                                          element_rank[static_cast<std::size_t>(e)]);
   return out;
 }
 
