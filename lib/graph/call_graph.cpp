@@ -4,10 +4,13 @@
 namespace dlfl::graph {
 
 FunctionVertex CallGraph::add_function(std::string_view name, std::string_view file, std::uint32_t line) {
-  const auto [it, added] = index_.try_emplace(std::string(name), FunctionVertex{});
-  if (added) {
-    it->second = boost::add_vertex(FunctionNode{std::string(name), std::string(file), line, false}, graph_);
-  } else if (!file.empty() && graph_[it->second].file.empty()) {
+  auto it = index_.find(name);
+  if (it == index_.end()) {
+    const FunctionVertex v = boost::add_vertex(FunctionNode{std::string(name), std::string(file), line, false}, graph_);
+    index_.emplace(std::string(name), v);
+    return v;
+  }
+  if (!file.empty() && graph_[it->second].file.empty()) {
     graph_[it->second].file = std::string(file);
     graph_[it->second].line = line;
   }
@@ -15,7 +18,9 @@ FunctionVertex CallGraph::add_function(std::string_view name, std::string_view f
 }
 
 void CallGraph::add_call(FunctionVertex caller, FunctionVertex callee, CallKind kind) {
-  boost::add_edge(caller, callee, CallEdge{kind}, graph_);  // setS: a repeated pair is ignored
+  // Vertex ids fit 32 bits: 2^32 functions would not fit in memory.
+  if (calls_.insert(static_cast<std::uint64_t>(caller) << 32 | static_cast<std::uint64_t>(callee)).second)
+    boost::add_edge(caller, callee, CallEdge{kind}, graph_);
 }
 
 void CallGraph::add_call(std::string_view caller, std::string_view callee, CallKind kind) {
@@ -24,7 +29,7 @@ void CallGraph::add_call(std::string_view caller, std::string_view callee, CallK
 }
 
 std::optional<FunctionVertex> CallGraph::find(std::string_view name) const {
-  const auto it = index_.find(std::string(name));
+  const auto it = index_.find(name);
   if (it == index_.end()) return std::nullopt;
   return it->second;
 }

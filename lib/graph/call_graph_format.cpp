@@ -2,6 +2,7 @@
 #include "dlfl/graph/call_graph_format.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <tuple>
 #include <fstream>
@@ -17,13 +18,23 @@ namespace {
 
 constexpr std::string_view kMagic = "dlfl-call-graph";
 
-std::vector<std::string_view> split_tabs(std::string_view line) {
-  std::vector<std::string_view> fields;
+// At most kMaxFields fields; a line with more reports kMaxFields + 1 (never a valid record).
+constexpr std::size_t kMaxFields = 5;
+struct Fields {
+  std::array<std::string_view, kMaxFields + 1> at;
+  std::size_t count = 0;
+  std::size_t size() const noexcept { return count; }
+  std::string_view operator[](std::size_t i) const noexcept { return at[i]; }
+};
+
+// No allocation per line: a 10^5-function graph has half a million lines.
+Fields split_tabs(std::string_view line) {
+  Fields fields;
   std::size_t start = 0;
   while (true) {
     const auto tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-    if (tab == std::string_view::npos) return fields;
+    fields.at[fields.count++] = line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start);
+    if (tab == std::string_view::npos || fields.count == kMaxFields + 1) return fields;
     start = tab + 1;
   }
 }
@@ -33,7 +44,7 @@ bool valid_name(std::string_view name) {
 }
 
 struct PendingCall {
-  std::string caller, callee;
+  std::string_view caller, callee;  // into the file's text
   CallKind kind;
   std::size_t line;
 };
@@ -108,7 +119,7 @@ CallGraph read_call_graph(const std::filesystem::path& path) {
       if (fields.size() != 4) throw Error(where, number, "malformed call record (expected call<TAB>CALLER<TAB>CALLEE<TAB>KIND)");
       const auto kind = parse_call_kind(fields[3]);
       if (!kind) throw Error(where, number, "unknown call kind '" + std::string(fields[3]) + "' (direct, virtual, launch)");
-      calls.push_back({std::string(fields[1]), std::string(fields[2]), *kind, number});
+      calls.push_back({fields[1], fields[2], *kind, number});
     } else {
       throw Error(where, number, "unknown record '" + std::string(fields[0]) + "'");
     }
@@ -116,9 +127,9 @@ CallGraph read_call_graph(const std::filesystem::path& path) {
   if (!header) throw Error(where, 0, "empty file: not a dlfl call graph");
   for (const PendingCall& call : calls) {
     const auto caller = graph.find(call.caller);
-    if (!caller) throw Error(where, call.line, "call from unknown function '" + call.caller + "' (no function record)");
+    if (!caller) throw Error(where, call.line, "call from unknown function '" + std::string(call.caller) + "' (no function record)");
     const auto callee = graph.find(call.callee);
-    if (!callee) throw Error(where, call.line, "call to unknown function '" + call.callee + "' (no function record)");
+    if (!callee) throw Error(where, call.line, "call to unknown function '" + std::string(call.callee) + "' (no function record)");
     graph.add_call(*caller, *callee, call.kind);
   }
   return graph;

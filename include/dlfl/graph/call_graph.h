@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace dlfl::graph {
 
@@ -31,9 +32,12 @@ struct CallEdge {
   CallKind kind = CallKind::direct;
 };
 
-// bidirectionalS: propagation walks to callers as well as to callees.
-using CallGraphStorage =
-    boost::adjacency_list<boost::setS, boost::vecS, boost::bidirectionalS, FunctionNode, CallEdge>;
+// bidirectionalS: propagation walks to callers as well as to callees. Vectors for the
+// edge lists (CallGraph keeps each caller/callee pair once itself, and edges are never
+// removed): with setS/listS each call cost three tree or list nodes, and reading and
+// freeing a 10^5-function graph took longer than ranking a 1M-element spectrum.
+using CallGraphStorage = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, FunctionNode, CallEdge,
+                                               boost::no_property, boost::vecS>;
 using FunctionVertex = boost::graph_traits<CallGraphStorage>::vertex_descriptor;
 
 class CallGraph {
@@ -59,8 +63,14 @@ class CallGraph {
   void merge(const CallGraph& other);
 
  private:
+  // Heterogeneous lookup: finding a name costs no string copy.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
   CallGraphStorage graph_;
-  std::unordered_map<std::string, FunctionVertex> index_;
+  std::unordered_map<std::string, FunctionVertex, NameHash, std::equal_to<>> index_;
+  std::unordered_set<std::uint64_t> calls_;  // caller << 32 | callee, each pair once
 };
 
 std::string_view call_kind_name(CallKind kind) noexcept;
