@@ -30,6 +30,45 @@ bool strip_trailing_qualifier(std::string& s) {
   return false;
 }
 
+// gcov and llvm-cov name a lambda `outer()::{lambda(int)#1}::operator()(int) const` (key
+// `outer::{lambda#1}::operator()`), the instrumenter and the call graph `outer::lambda@LINE`
+// (LINE: where the lambda is written). The gcov name has no line, so each such spectrum
+// function joins the graph lambda of the same outer function with the largest LINE at or
+// above its first line (the lambda written last before its code starts); nested lambdas
+// compare the innermost LINE. Adds the joined keys to `by_key`.
+void join_gcov_lambdas(const Spectrum& functions, const CallGraphStorage& g,
+                       std::unordered_map<std::string, std::vector<std::uint32_t>>& by_key) {
+  constexpr std::string_view gcov_lambda = "::{lambda", graph_lambda = "::lambda@";
+  std::vector<std::pair<std::string, std::uint32_t>> pending;  // (outer key, function)
+  for (const auto& [key, list] : by_key)
+    if (const auto at = key.find(gcov_lambda); at != std::string::npos)
+      for (const auto f : list) pending.emplace_back(key.substr(0, at), f);
+  if (pending.empty()) return;
+  std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, std::string>>> lambdas;  // outer -> (LINE, key)
+  for (auto [v, end] = boost::vertices(g); v != end; ++v) {
+    std::string key = function_key(g[*v].name);
+    const auto first = key.find(graph_lambda), last = key.rfind("lambda@");
+    if (first == std::string::npos) continue;
+    const std::string_view digits = std::string_view(key).substr(last + 7);
+    std::uint32_t line = 0;
+    for (const char c : digits) {
+      if (c < '0' || c > '9') break;
+      line = line * 10 + static_cast<std::uint32_t>(c - '0');
+    }
+    lambdas[key.substr(0, first)].emplace_back(line, std::move(key));
+  }
+  for (const auto& [outer, f] : pending) {
+    const auto it = lambdas.find(outer);
+    if (it == lambdas.end()) continue;
+    const std::uint32_t first_line = functions.element(f).first_line;
+    const std::string* best = nullptr;
+    std::uint32_t best_line = 0;
+    for (const auto& [line, key] : it->second)
+      if (line <= first_line && (!best || line > best_line)) best = &key, best_line = line;
+    if (best) by_key[*best].push_back(f);
+  }
+}
+
 }  // namespace
 
 std::string function_key(std::string_view name) {
@@ -80,6 +119,7 @@ FunctionGraph join_functions(const Spectrum& elements, const CallGraph& graph) {
     if (!name.empty()) by_key[function_key(name)].push_back(static_cast<std::uint32_t>(f));
   }
   const auto& g = graph.storage();
+  join_gcov_lambdas(functions, g, by_key);
   std::vector<const std::vector<std::uint32_t>*> of_vertex(boost::num_vertices(g), nullptr);
   std::vector<bool> joined(n, false);
   for (auto [v, end] = boost::vertices(g); v != end; ++v) {

@@ -65,6 +65,31 @@ TEST(JoinFunctions, ForeignGraphIsAnErrorEmptyGraphIsNot) {
   EXPECT_TRUE(g.callees.empty());
 }
 
+// gcov names lambdas `main::{lambda(int)#1}::operator()(int) const`, the call graph
+// `main::lambda@LINE`: each joins the graph lambda written last at or above its first line.
+TEST(JoinFunctions, GcovLambdasJoinTheGraphsLambdaAtOrAboveTheirFirstLine) {
+  SpectrumBuilder b;
+  b.add_element("m.cpp", 7, 7, "main");
+  b.add_element("m.cpp", 9, 9, "main::{lambda(int)#1}::operator()(int) const");   // written on line 8
+  b.add_element("m.cpp", 21, 21, "main::{lambda(int)#2}::operator()(int) const");  // written on line 20
+  b.add_element("m.cpp", 30, 30, "other::{lambda()#1}::operator()() const");      // no graph lambda
+  b.add_test(TestCase::fail("t"), {0, 1, 2, 3});
+  b.add_test(TestCase::pass("p"), {0});
+  const Spectrum s = std::move(b).finish();
+  CallGraph calls;
+  calls.add_function("other");
+  calls.add_call("main", "main::lambda@8", CallKind::direct);
+  calls.add_call("main", "main::lambda@20", CallKind::direct);
+  calls.add_call("main::lambda@20", "main::lambda@20::lambda@22", CallKind::direct);  // below line 21: not it
+  const FunctionGraph g = join_functions(s, calls);
+  ASSERT_EQ(g.size(), 4u);
+  EXPECT_EQ(g.joined, 3u);  // main and both of its lambdas
+  // main (0) calls both lambdas (1, 2); the other file's lambda (3) stays unjoined.
+  EXPECT_EQ(g.callee_offsets, (std::vector<std::uint64_t>{0, 2, 2, 2, 2}));
+  EXPECT_EQ(std::vector<std::uint32_t>(g.callees.begin(), g.callees.end()), (std::vector<std::uint32_t>{1, 2}));
+  EXPECT_EQ(g.caller_offsets, (std::vector<std::uint64_t>{0, 0, 1, 2, 2}));
+}
+
 TEST(Neighbors, CallerAndCalleeLiftEachOtherByHand) {
   // Function-level Ochiai, F = 1: f = 1/sqrt(1·1) = 1, g = 1/sqrt(1·2) = .7071, h = 0.
   // neighbors (weight .5): f = 1 + .5·.7071, g = .7071 + .5·1, h = 0 (no calls).
