@@ -18,9 +18,11 @@ FunctionVertex CallGraph::add_function(std::string_view name, std::string_view f
 }
 
 void CallGraph::add_call(FunctionVertex caller, FunctionVertex callee, CallKind kind) {
-  // Vertex ids fit 32 bits: 2^32 functions would not fit in memory.
-  if (calls_.insert(static_cast<std::uint64_t>(caller) << 32 | static_cast<std::uint64_t>(callee)).second)
-    boost::add_edge(caller, callee, CallEdge{kind}, graph_);
+  // A scan of the caller's callees (vecS): functions call few others, and a set of pairs
+  // cost an allocation per call.
+  for (auto [e, end] = boost::out_edges(caller, graph_); e != end; ++e)
+    if (boost::target(*e, graph_) == callee) return;
+  boost::add_edge(caller, callee, CallEdge{kind}, graph_);
 }
 
 void CallGraph::add_call(std::string_view caller, std::string_view callee, CallKind kind) {

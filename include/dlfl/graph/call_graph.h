@@ -8,7 +8,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace dlfl::graph {
 
@@ -33,7 +32,7 @@ struct CallEdge {
 };
 
 // bidirectionalS: propagation walks to callers as well as to callees. Vectors for the
-// edge lists (CallGraph keeps each caller/callee pair once itself, and edges are never
+// edge lists (add_call keeps each caller/callee pair once itself, and edges are never
 // removed): with setS/listS each call cost three tree or list nodes, and reading and
 // freeing a 10^5-function graph took longer than ranking a 1M-element spectrum.
 using CallGraphStorage = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, FunctionNode, CallEdge,
@@ -70,7 +69,6 @@ class CallGraph {
   };
   CallGraphStorage graph_;
   std::unordered_map<std::string, FunctionVertex, NameHash, std::equal_to<>> index_;
-  std::unordered_set<std::uint64_t> calls_;  // caller << 32 | callee, each pair once
 };
 
 std::string_view call_kind_name(CallKind kind) noexcept;
