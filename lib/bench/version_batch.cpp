@@ -161,7 +161,9 @@ FaultRecord run_version(const Shared& s, const WorkTree& tree, const Version& v,
     // Outside a repository git apply patches the working directory; the ceiling keeps it
     // from taking an enclosing repository (the output directory may lie inside one).
     const CommandOutcome applied =
-        run_command("git apply -p1 --whitespace=nowarn -- " + collect::shell_quote(v.path.string()), tree.source,
+        run_command("git apply -p" + std::to_string(o.patch_strip) + " --whitespace=nowarn -- " +
+                        collect::shell_quote(v.path.string()),
+                    tree.source,
                     {"GIT_CEILING_DIRECTORIES=" + tree.source.parent_path().string()}, std::chrono::seconds(120),
                     o.interrupt);
     if (interrupted()) throw Error("interrupted");
@@ -310,6 +312,7 @@ VersionsResult run_versions(const VersionsOptions& options) {
   const nlohmann::json fingerprint = {{"original", o.original.string()},
                                       {"original_digest", tree_digest(o.original)},
                                       {"build", o.build},
+                                      {"patch_strip", o.patch_strip},
                                       {"command", o.command},
                                       {"tests", o.tests.string()},
                                       {"tests_digest", fmt::format("{:016x}", XXH3_64bits(test_list.data(), test_list.size()))},

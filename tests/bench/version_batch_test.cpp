@@ -67,15 +67,21 @@ TEST(VersionBatch, DirectoriesAndPatchesKeptOrDiscardedWithTheirReasons) {
 
   // Other metric conventions are another configuration: refused in this directory, and
   // in a new one EXAM over the executed lines only is larger (main's lines and the
-  // classifier's run; the unexecuted `if (argc != 2) return 2;` branch does not count).
-  const std::string again = "versions --original " + (kFixture / "original").string() + " " +
-                            (kFixture / "versions/missing.patch").string() + " --tests " +
-                            (kFixture / "tests.txt").string() +
-                            " --cmd '{build}/prog {}' -f ochiai --test-jobs 2 -q --exam-base executed --top-n-rule hits -o ";
-  const auto refused = dlfl::testing::run_dlfl(again + (dir / "out").string());
+  // classifier's run; main's `return 2;`, which no test runs, does not count).
+  const auto run_missing = [&](const fs::path& patch, const fs::path& out, const std::string& extra) {
+    return dlfl::testing::run_dlfl("versions --original " + (kFixture / "original").string() + " " + patch.string() +
+                                   " --tests " + (kFixture / "tests.txt").string() +
+                                   " --cmd '{build}/prog {}' -f ochiai --test-jobs 2 -q --exam-base executed "
+                                   "--top-n-rule hits -o " + out.string() + extra);
+  };
+  const auto refused = run_missing(kFixture / "versions/missing.patch", dir / "out", "");
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_THAT(refused.err, HasSubstr("holds results of another versions configuration"));
-  const auto executed = dlfl::testing::run_dlfl(again + (dir / "executed").string());
+  // (-p 0: the same patch without its a/ and b/ prefixes.)
+  std::string patch = dlfl::testing::slurp(kFixture / "versions/missing.patch");
+  for (const char* prefix : {"--- a/", "+++ b/"}) patch.erase(patch.find(prefix) + 4, 2);
+  dlfl::testing::write_text(dir / "p0/missing.patch", patch);
+  const auto executed = run_missing(dir / "p0/missing.patch", dir / "executed", " -p 0");
   ASSERT_EQ(executed.exit_code, 0) << executed.err;
   std::istringstream one(dlfl::testing::slurp(dir / "executed" / std::string(kResultsFileName)));
   std::string line;

@@ -64,6 +64,8 @@ void add_versions_command(CLI::App& app) {
   cmd->add_option("VERSION", c->versions, "Faulty versions: directories (whole trees or only the changed files) or patch files (.patch/.diff)")
       ->required();
   cmd->add_option("--original", o.original, "The original program's source tree")->required();
+  cmd->add_option("-p,--strip", o.patch_strip,
+                  "Leading path components removed from the names in patch files, as patch -pN (default 1: a/src/x.c)");
   cmd->add_option("--tests", o.tests, "Test names, one a line")->required();
   cmd->add_option("--cmd", o.command,
                   "Runs one test: {} = its name (quoted), {build} and {source} = the version's build and tree; "

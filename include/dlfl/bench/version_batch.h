@@ -28,8 +28,9 @@ inline constexpr std::string_view kVersionsConfigFileName = "versions-config.jso
 struct VersionsOptions {
   std::filesystem::path original;               // the original program's source tree
   // Each a directory laid over a copy of the original (the whole faulty tree, or only the
-  // files that differ) or a patch file (applied with -p1).
+  // files that differ) or a patch file (applied with -p`patch_strip`).
   std::vector<std::filesystem::path> versions;
+  unsigned patch_strip = 1;  // leading path components removed from a patch's names (patch -p)
   std::string name;                             // subject name in the records; empty: original's dir name
   // Shell command that configures and builds {source} into {build} with {cflags} and
   // {ldflags} (the gcov flags), {jobs} and {launcher} as in subject.h.
