@@ -21,8 +21,9 @@ using ::testing::HasSubstr;
 const fs::path kFixture = fs::path(DLFL_SOURCE_DIR) / "tests/bench/versions_fixture";
 
 TEST(VersionBatch, DirectoriesAndPatchesKeptOrDiscardedWithTheirReasons) {
-  if (std::system("command -v gcc >/dev/null && command -v gcov >/dev/null && command -v ninja >/dev/null") != 0)
-    GTEST_SKIP() << "needs gcc, gcov and ninja";
+  for (const char* tool : {"gcc", "gcov", "cmake", "ninja", "git", "diff"})
+    if (std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) != 0)
+      GTEST_SKIP() << "needs gcc, gcov, cmake, ninja, git and diff (" << tool << " is missing)";
   dlfl::testing::TempDir dir{"versions"};
   std::string versions;
   for (const char* v : {"dirfix", "same", "missing.patch", "comment.patch", "broken.patch"})
