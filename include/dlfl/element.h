@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "dlfl/language.h"
 #include "dlfl/string_pool.h"
 
 namespace dlfl {
@@ -22,7 +23,8 @@ struct ElementRecord {
   std::uint32_t last_line = 0;   // inclusive; == first_line for a single line
   StringId name = 0;  // display name; 0 = derived from file/function/line (see element_name)
   ElementKind kind = ElementKind::code;
-  std::uint8_t reserved[3] = {0, 0, 0};
+  Language language = Language::unknown;  // set by the collector (SpectrumBuilder infers it)
+  std::uint8_t reserved[2] = {0, 0};
 };
 static_assert(sizeof(ElementRecord) == 24);
 

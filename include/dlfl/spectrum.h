@@ -87,12 +87,15 @@ class Spectrum {
 // Builds a Spectrum element by element and test by test (collectors, readers, tests).
 class SpectrumBuilder {
  public:
-  // Adds a code element; returns its id.
+  // Adds a code element; returns its id. `language` unknown = inferred from the file's
+  // extension when the spectrum is finished (infer_languages).
   std::uint32_t add_element(std::string_view file, std::uint32_t first_line,
                             std::uint32_t last_line = 0, std::string_view function = {},
-                            std::string_view name = {});
+                            std::string_view name = {}, Language language = Language::unknown);
   // Adds an extrinsic element such as `device=cuda`; returns its id.
   std::uint32_t add_extrinsic(std::string_view label);
+  // Adds a copy of element `e` of `from` (code or extrinsic, name and language kept).
+  std::uint32_t add_copy(const Spectrum& from, std::size_t e);
   // Adds an element from a GZoltar-style name `file#function:line` (the parts that are
   // absent stay empty/0); the name is kept verbatim when it does not re-derive exactly.
   std::uint32_t add_named_element(std::string_view name);
@@ -106,7 +109,8 @@ class SpectrumBuilder {
   std::size_t element_count() const noexcept { return elements_.size(); }
   StringPool& strings() noexcept { return strings_; }
 
-  // Throws dlfl::Error when a test covers an element id that was never added.
+  // Infers the languages not given (infer_languages). Throws dlfl::Error when a test
+  // covers an element id that was never added.
   Spectrum finish() &&;
 
  private:

@@ -77,13 +77,7 @@ std::vector<std::string> environment_labels(const std::vector<std::string>& name
 Spectrum add_extrinsic_elements(const Spectrum& s,
                                 const std::function<std::vector<std::string>(const TestCase&)>& labels_of) {
   SpectrumBuilder b;
-  for (std::size_t e = 0; e < s.element_count(); ++e) {
-    const ElementRecord& r = s.element(e);
-    if (r.kind == ElementKind::extrinsic)
-      b.add_extrinsic(s.element_name(e));
-    else
-      b.add_element(s.file(e), r.first_line, r.last_line, s.function(e), r.name ? s.strings()[r.name] : std::string_view());
-  }
+  for (std::size_t e = 0; e < s.element_count(); ++e) b.add_copy(s, e);
   auto rows = rows_of(s);
   std::unordered_map<std::string, std::uint32_t> ids;
   for (std::size_t t = 0; t < s.test_count(); ++t)

@@ -162,9 +162,7 @@ PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
       result.warnings.push_back(std::to_string(unreported) + " test(s) of the runtime snapshots are not in " +
                                 o.report.string() + "; their outcome is the snapshots'");
     for (std::size_t e = 0; e < s.element_count(); ++e) {
-      const ElementRecord& r = s.element(e);
-      const std::uint32_t id = builder.add_element(s.file(e), r.first_line, r.last_line, s.function(e),
-                                                   r.name ? s.strings()[r.name] : std::string_view());
+      const std::uint32_t id = builder.add_copy(s, e);
       for (const std::uint32_t t : s.coverage().tests_of(e)) tests[row[t]].elements.push_back(id);
     }
     result.stats.cpp_elements = s.element_count();
@@ -189,14 +187,16 @@ PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
       if (!name) continue;
       std::unordered_map<std::uint32_t, std::uint32_t> element_of_line;
       for (const std::uint32_t line : file.statements) {
-        element_of_line[line] = builder.add_element(*name, line, line, function_name(file, line, report ? &*report : nullptr, namer, found));
+        element_of_line[line] = builder.add_element(*name, line, line, function_name(file, line, report ? &*report : nullptr, namer, found),
+                                                     {}, Language::python);
         ++result.stats.python_elements;
       }
       for (const auto& covered : file.covered) {
         auto it = element_of_line.find(covered.line);
         if (it == element_of_line.end()) {  // a context line coverage.py did not list as a statement
           it = element_of_line.emplace(covered.line, builder.add_element(*name, covered.line, covered.line,
-                                                                         function_name(file, covered.line, report ? &*report : nullptr, namer, found))).first;
+                                                                         function_name(file, covered.line, report ? &*report : nullptr, namer, found),
+                                                                         {}, Language::python)).first;
           ++result.stats.python_elements;
         }
         for (const std::uint32_t c : covered.contexts)

@@ -46,6 +46,7 @@ void group_blocks(const Spectrum& spectrum, std::vector<std::uint32_t>& group_of
       block.function = r.function;
       block.first_line = r.first_line;
       block.last_line = r.last_line;
+      block.language = r.language;
       groups.push_back(block);
     }
     previous = e;
@@ -84,6 +85,7 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
       g.function = function;
       g.first_line = r.first_line;
       g.last_line = r.last_line;
+      g.language = r.language;
       groups.push_back(g);
     } else {
       ElementRecord& g = groups[it->second];

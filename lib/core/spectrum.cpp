@@ -37,6 +37,9 @@ Spectrum::Spectrum(StringPool strings, Column<ElementRecord> elements, std::vect
       throw Error("spectrum: element " + std::to_string(i) + " names a string that does not exist");
     if (e.kind != ElementKind::code && e.kind != ElementKind::extrinsic)
       throw Error("spectrum: element " + std::to_string(i) + " has an unknown kind");
+    if (static_cast<std::uint8_t>(e.language) > kLastLanguage)
+      throw Error("spectrum: element " + std::to_string(i) + " has an unknown language " +
+                  std::to_string(static_cast<unsigned>(e.language)));
   }
   for (const auto& t : tests_)
     if (!(t.failure_weight >= 0.0 && t.failure_weight <= 1.0))
@@ -108,8 +111,9 @@ std::vector<std::uint64_t> Spectrum::tie_break_keys() const {
 
 std::uint32_t SpectrumBuilder::add_element(std::string_view file, std::uint32_t first_line,
                                            std::uint32_t last_line, std::string_view function,
-                                           std::string_view name) {
+                                           std::string_view name, Language language) {
   ElementRecord r;
+  r.language = language;
   r.file = strings_.intern(file);
   r.function = strings_.intern(function);
   r.first_line = first_line;
@@ -127,8 +131,16 @@ std::uint32_t SpectrumBuilder::add_extrinsic(std::string_view label) {
   ElementRecord r;
   r.name = strings_.intern(label);
   r.kind = ElementKind::extrinsic;
+  r.language = Language::extrinsic;
   elements_.push_back(r);
   return static_cast<std::uint32_t>(elements_.size() - 1);
+}
+
+std::uint32_t SpectrumBuilder::add_copy(const Spectrum& from, std::size_t e) {
+  const ElementRecord& r = from.element(e);
+  if (r.kind == ElementKind::extrinsic) return add_extrinsic(from.element_name(e));
+  return add_element(from.file(e), r.first_line, r.last_line, from.function(e),
+                     r.name != 0 ? from.strings()[r.name] : std::string_view(), r.language);
 }
 
 std::uint32_t SpectrumBuilder::add_named_element(std::string_view name) {
@@ -159,6 +171,7 @@ void SpectrumBuilder::add_test(TestCase test, std::span<const std::uint32_t> cov
 
 Spectrum SpectrumBuilder::finish() && {
   try {
+    infer_languages(elements_, strings_);
     Coverage coverage = std::move(coverage_).finish(elements_.size());
     return Spectrum(std::move(strings_), std::move(elements_), std::move(tests_), std::move(coverage));
   } catch (const Error& e) {

@@ -13,13 +13,7 @@ Spectrum subset(const Spectrum& s, const std::function<bool(std::size_t)>& keep_
   std::vector<std::uint32_t> new_id(s.element_count(), kDropped);
   for (std::size_t e = 0; e < s.element_count(); ++e) {
     if (keep_element && !keep_element(e)) continue;
-    const ElementRecord& r = s.element(e);
-    if (r.kind == ElementKind::extrinsic) {
-      new_id[e] = b.add_extrinsic(s.element_name(e));
-    } else {
-      const std::string_view name = r.name != 0 ? s.strings()[r.name] : std::string_view();
-      new_id[e] = b.add_element(s.file(e), r.first_line, r.last_line, s.function(e), name);
-    }
+    new_id[e] = b.add_copy(s, e);
   }
   const CoverageRows rows(s.coverage());
   std::vector<std::uint32_t> covered;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cerrno>
@@ -173,11 +174,23 @@ Spectrum validated_spectrum(const NativeSections& s, const std::shared_ptr<const
   // that code built in memory could not; their messages get the file name in front.
   try {
     StringPool pool(s.blob, s.string_offsets, keeper);
+    Column<ElementRecord> elements(s.elements, keeper);
+    // Files written before elements carried a language hold 0 (unknown) there: infer it
+    // from the extensions as the collectors do, on a copy (the mapping is read-only).
+    const bool ids_in_pool = std::all_of(s.elements.begin(), s.elements.end(),
+                                         [&](const ElementRecord& r) { return r.file < pool.size(); });
+    if (ids_in_pool && std::any_of(s.elements.begin(), s.elements.end(), [](const ElementRecord& r) {
+          return r.language == Language::unknown;
+        })) {
+      std::vector<ElementRecord> inferred(s.elements.begin(), s.elements.end());
+      infer_languages(inferred, pool);
+      elements = Column<ElementRecord>(std::move(inferred));
+    }
     Coverage coverage =
         dense ? Coverage::dense(s.tests.size(), s.elements.size(), Column<std::uint64_t>(s.coverage_bits, keeper))
               : Coverage(s.tests.size(), Column<std::uint64_t>(s.coverage_offsets, keeper),
                          Column<std::uint32_t>(s.coverage_test_ids, keeper));
-    return Spectrum(std::move(pool), Column<ElementRecord>(s.elements, keeper), std::move(test_list),
+    return Spectrum(std::move(pool), std::move(elements), std::move(test_list),
                     std::move(coverage));
   } catch (const Error& e) {
     throw Error(file, 0, e.what());

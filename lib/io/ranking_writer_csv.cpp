@@ -18,7 +18,7 @@ class CsvRankingWriter final : public RankingWriter {
     if (name_formula) out << "formula,";
     const bool spans = options.last_line_column;
     const Counts* counts = options.counts;
-    out << "rank,rank_best,rank_worst,element,file,line,function,kind,score" << (spans ? ",last_line" : "")
+    out << "rank,rank_best,rank_worst,element,file,line,function,kind,language,score" << (spans ? ",last_line" : "")
         << (counts ? ",ef,ep,nf,np\n" : "\n");
     fmt::memory_buffer line;
     for (const auto& ranking : rankings) {
@@ -38,7 +38,8 @@ class CsvRankingWriter final : public RankingWriter {
         if (e.first_line != 0) fmt::format_to(std::back_inserter(line), "{}", e.first_line);
         line.push_back(',');
         append_csv_field(line, spectrum.function(r.element));
-        fmt::format_to(std::back_inserter(line), ",{},{}", kind_name(e.kind), format_score(r.score));
+        fmt::format_to(std::back_inserter(line), ",{},{},{}", kind_name(e.kind), language_name(e.language),
+                       format_score(r.score));
         if (spans && e.last_line != 0) fmt::format_to(std::back_inserter(line), ",{}", e.last_line);
         else if (spans) line.push_back(',');
         if (counts) {

@@ -44,6 +44,7 @@ class JsonRankingWriter final : public RankingWriter {
             {"last_line", line_value(e.last_line)},
             {"function", spectrum.function(r.element)},
             {"kind", kind_name(e.kind)},
+            {"language", language_name(e.language)},
             {"score", r.score},
         };
         if (const Counts* counts = options.counts) {

@@ -180,6 +180,7 @@ class SarifRankingWriter final : public RankingWriter {
         {"np", json_number(counts.np[e])},
         {"element", spectrum.element_name(e)},
         {"kind", kind_name(element.kind)},
+        {"language", language_name(element.language)},
         {"failing_tests_executing", failing_covering},
     };
     Json out = {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,23 @@
 namespace dlfl::io::detail {
 namespace {
 
+// True when the spectrum's code is in more than one language (Python and C++ ranked
+// together): the table then tags each code line with its language.
+bool mixed_languages(const Spectrum& spectrum) {
+  std::optional<Language> seen;
+  for (const ElementRecord& e : spectrum.elements()) {
+    if (e.kind != ElementKind::code) continue;
+    if (!seen) seen = e.language;
+    else if (*seen != e.language) return true;
+  }
+  return false;
+}
+
 class TableRankingWriter final : public RankingWriter {
  public:
   void write(std::ostream& out, const Spectrum& spectrum, std::span<const FormulaRanking> rankings,
              const RankingWriteOptions& options) const override {
+    const bool tag_languages = mixed_languages(spectrum);
     for (std::size_t f = 0; f < rankings.size(); ++f) {
       const auto& ranking = rankings[f];
       if (f > 0) out << '\n';
@@ -46,8 +60,9 @@ class TableRankingWriter final : public RankingWriter {
         line.clear();
         fmt::format_to(std::back_inserter(line), "{:>{}}  {:>{}}  {:>{}}  {:<{}}  ", ranks[i], rank_w,
                        r.best, best_w, r.worst, worst_w, scores[i], score_w);
-        if (spectrum.element(r.element).kind == ElementKind::extrinsic)
-          line.append(std::string_view("[extrinsic] "));
+        const ElementRecord& element = spectrum.element(r.element);
+        if (element.kind == ElementKind::extrinsic) line.append(std::string_view("[extrinsic] "));
+        else if (tag_languages) fmt::format_to(std::back_inserter(line), "[{}] ", language_name(element.language));
         const std::string name = spectrum.element_name(r.element);
         line.append(name);
         line.push_back('\n');

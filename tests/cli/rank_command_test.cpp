@@ -34,7 +34,7 @@ TEST(RankCommand, CsvHasTheDocumentedHeaderAndOneRowPerElement) {
   EXPECT_THAT(header, HasSubstr("score"));
   EXPECT_THAT(header, ::testing::EndsWith("score,ef,ep,nf,np"));
   // Line 24: run by both failing tests and no passing one (of six).
-  EXPECT_EQ(first, "1,1,1,src/ops/softmax.cpp#softmax:24,src/ops/softmax.cpp,24,softmax,code,1,2,0,0,6");
+  EXPECT_EQ(first, "1,1,1,src/ops/softmax.cpp#softmax:24,src/ops/softmax.cpp,24,softmax,code,cpp,1,2,0,0,6");
   int rows = 1;
   for (std::string line; std::getline(in, line);) ++rows;
   EXPECT_EQ(rows, 12);
@@ -82,7 +82,7 @@ TEST(RankCommand, MaxAggregationKeepsTheBestLineScore) {
   // softmax's best line (24) scores 1 with Ochiai; aggregated coverage would give 0.63.
   const RunResult r = run_dlfl("rank " + kExample + " -g function --aggregate max --format csv --top 1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr(",softmax,code,1,"));
+  EXPECT_THAT(r.out, HasSubstr(",softmax,code,cpp,1,"));
 }
 
 TEST(RankCommand, WritesTheOutputFile) {

@@ -21,13 +21,13 @@ TEST(RankBlocks, LinesRunTogetherAreOneElementWithTheirSpan) {
   // 24 lies between, so it is a block of its own.
   const RunResult r = run_dlfl("rank " + kExample + " -g block --format csv --ties best");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,score,last_line,ef,ep,nf,np\n"));
-  EXPECT_THAT(r.out, HasSubstr("1,1,1,src/ops/softmax.cpp#softmax:24,src/ops/softmax.cpp,24,softmax,code,1,24,2,0,0,6\n"));
-  EXPECT_THAT(r.out, HasSubstr(",src/ops/softmax.cpp#softmax:20-23,src/ops/softmax.cpp,20,softmax,code,"));
-  EXPECT_THAT(r.out, HasSubstr(",src/ops/softmax.cpp#softmax:26,src/ops/softmax.cpp,26,softmax,code,"));
+  EXPECT_THAT(r.out, StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,language,score,last_line,ef,ep,nf,np\n"));
+  EXPECT_THAT(r.out, HasSubstr("1,1,1,src/ops/softmax.cpp#softmax:24,src/ops/softmax.cpp,24,softmax,code,cpp,1,24,2,0,0,6\n"));
+  EXPECT_THAT(r.out, HasSubstr(",src/ops/softmax.cpp#softmax:20-23,src/ops/softmax.cpp,20,softmax,code,cpp,"));
+  EXPECT_THAT(r.out, HasSubstr(",src/ops/softmax.cpp#softmax:26,src/ops/softmax.cpp,26,softmax,code,cpp,"));
   // Line rankings keep their columns.
   const RunResult lines = run_dlfl("rank " + kExample + " --format csv");
-  EXPECT_THAT(lines.out, StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,score,ef,ep,nf,np\n"));
+  EXPECT_THAT(lines.out, StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,language,score,ef,ep,nf,np\n"));
 }
 
 TEST(RankBlocks, EvalCountsABlockAsOneElement) {

@@ -89,6 +89,7 @@ inline void expect_same_spectrum(const Spectrum& a, const Spectrum& b, Compare w
     SCOPED_TRACE("element " + std::to_string(e));
     EXPECT_EQ(a.element_name(e), b.element_name(e));
     EXPECT_EQ(a.element(e).kind, b.element(e).kind);
+    EXPECT_EQ(a.element(e).language, b.element(e).language);
     EXPECT_EQ(a.file(e), b.file(e));
     EXPECT_EQ(a.function(e), b.function(e));
     EXPECT_EQ(a.element(e).first_line, b.element(e).first_line);

@@ -304,6 +304,44 @@ TEST(NativeFormat, Version1FilesStillRead) {
   EXPECT_EQ(s.origin(), SpectrumOrigin{});
 }
 
+// Elements carry their language in byte 21 of their record; files written before that
+// hold 0 there, and reading infers the language from the extensions as collectors do.
+TEST(NativeFormat, LanguagesRoundTripAndOlderFilesGetThemInferred) {
+  TempDir dir;
+  SpectrumBuilder b;
+  b.add_element("ops.py", 3, 3, "forward");
+  b.add_element("gen/kernel", 5, 5, "k", {}, Language::cuda);  // only the record knows
+  b.add_element("ops.cpp", 7);
+  b.add_extrinsic("dtype=half");
+  b.add_test(TestCase::fail("t"), {0, 1, 2, 3});
+  write_native(std::move(b).finish(), dir / "s.dlfl");
+  const Spectrum back = read_native(dir / "s.dlfl");
+  EXPECT_EQ(back.element(0).language, Language::python);
+  EXPECT_EQ(back.element(1).language, Language::cuda);
+  EXPECT_TRUE(back.elements().data() != nullptr);
+
+  std::string bytes = read_file(dir / "s.dlfl");
+  std::uint64_t elements_at = 0;  // section table entry 3 (elements), offset field
+  std::memcpy(&elements_at, bytes.data() + 32 + 2 * 32 + 8, 8);
+  for (std::size_t e = 0; e < 4; ++e) bytes[elements_at + 24 * e + 21] = 0;  // as an older writer left it
+  write_file(dir / "old.dlfl", bytes);
+  const Spectrum old = read_native(dir / "old.dlfl", {.verify_checksum = false});
+  EXPECT_EQ(old.element(0).language, Language::python);
+  EXPECT_EQ(old.element(1).language, Language::unknown);  // no extension to go by
+  EXPECT_EQ(old.element(2).language, Language::cpp);
+  EXPECT_EQ(old.element(3).language, Language::extrinsic);
+
+  bytes[elements_at + 21] = 42;
+  write_file(dir / "bad.dlfl", bytes);
+  EXPECT_EQ(error_of(dir / "bad.dlfl", {.verify_checksum = false}),
+            (dir / "bad.dlfl").string() + ": spectrum: element 0 has an unknown language 42");
+
+  const Spectrum v1 = read_native(fs::path(DLFL_SOURCE_DIR) / "tests/io/fixtures/softmax_v1.dlfl");
+  for (std::size_t e = 0; e < v1.element_count(); ++e)
+    EXPECT_EQ(v1.element(e).language, language_of_path(v1.file(e))) << v1.element_name(e);
+  EXPECT_NE(v1.element(0).language, Language::unknown);
+}
+
 // Version 2 keeps the origin and the failing rows.
 TEST(NativeFormat, OriginAndFailingRowsRoundTrip) {
   TempDir dir;

@@ -52,12 +52,12 @@ class RankingWriters : public ::testing::Test {
 TEST_F(RankingWriters, CsvWithTiesUnderTheAverageRule) {
   const FormulaRanking one[] = {{"ochiai", ochiai_}};
   EXPECT_EQ(write("csv", spectrum_, one),
-            "rank,rank_best,rank_worst,element,file,line,function,kind,score\n"
-            "1,1,1,\"src/a.cpp#g(int, int):7\",src/a.cpp,7,\"g(int, int)\",code,1\n"
-            "3,2,4,device=cuda,,,,extrinsic,0.5\n"
-            "3,2,4,src/a.cpp#f:3,src/a.cpp,3,f,code,0.5\n"
-            "3,2,4,\"src/b.cpp#say \"\"hi\"\":1\",src/b.cpp,1,\"say \"\"hi\"\"\",code,0.5\n"
-            "5,5,5,src/c.cpp,src/c.cpp,,,code,0\n");
+            "rank,rank_best,rank_worst,element,file,line,function,kind,language,score\n"
+            "1,1,1,\"src/a.cpp#g(int, int):7\",src/a.cpp,7,\"g(int, int)\",code,cpp,1\n"
+            "3,2,4,device=cuda,,,,extrinsic,extrinsic,0.5\n"
+            "3,2,4,src/a.cpp#f:3,src/a.cpp,3,f,code,cpp,0.5\n"
+            "3,2,4,\"src/b.cpp#say \"\"hi\"\":1\",src/b.cpp,1,\"say \"\"hi\"\"\",code,cpp,0.5\n"
+            "5,5,5,src/c.cpp,src/c.cpp,,,code,cpp,0\n");
 }
 
 TEST_F(RankingWriters, CsvRankColumnFollowsTheTieRule) {
@@ -74,10 +74,10 @@ TEST_F(RankingWriters, CsvNamesTheFormulaWhenSeveralAreWritten) {
   const FormulaRanking two[] = {{"ochiai", std::span(ochiai_).subspan(0, 1)},
                                 {"dstar:2", std::span(dstar_).subspan(0, 2)}};
   EXPECT_EQ(write("csv", spectrum_, two),
-            "formula,rank,rank_best,rank_worst,element,file,line,function,kind,score\n"
-            "ochiai,1,1,1,\"src/a.cpp#g(int, int):7\",src/a.cpp,7,\"g(int, int)\",code,1\n"
-            "dstar:2,1,1,1,src/a.cpp#f:3,src/a.cpp,3,f,code,1.7976931348623157e+308\n"
-            "dstar:2,2,2,2,device=cuda,,,,extrinsic,0.3333333333333333\n");
+            "formula,rank,rank_best,rank_worst,element,file,line,function,kind,language,score\n"
+            "ochiai,1,1,1,\"src/a.cpp#g(int, int):7\",src/a.cpp,7,\"g(int, int)\",code,cpp,1\n"
+            "dstar:2,1,1,1,src/a.cpp#f:3,src/a.cpp,3,f,code,cpp,1.7976931348623157e+308\n"
+            "dstar:2,2,2,2,device=cuda,,,,extrinsic,extrinsic,0.3333333333333333\n");
   const FormulaRanking one[] = {{"ochiai", std::span(ochiai_).subspan(0, 1)}};
   EXPECT_EQ(write("csv", spectrum_, one, {.always_name_formula = true}).substr(0, 8), "formula,");
 }
@@ -108,12 +108,14 @@ TEST_F(RankingWriters, JsonDocumentWithTiesAndSeveralFormulas) {
   EXPECT_EQ(first["function"], "g(int, int)");
   EXPECT_EQ(first["line"], 7);
   EXPECT_EQ(first["kind"], "code");
+  EXPECT_EQ(first["language"], "cpp");
   EXPECT_EQ(first["score"], 1.0);
   const auto& tied = ochiai["elements"][1];
   EXPECT_EQ(tied["rank"], 3);
   EXPECT_EQ(tied["rank_best"], 2);
   EXPECT_EQ(tied["rank_worst"], 4);
   EXPECT_EQ(tied["kind"], "extrinsic");
+  EXPECT_EQ(tied["language"], "extrinsic");
   EXPECT_TRUE(tied["line"].is_null());
   EXPECT_EQ(tied["file"], "");
   EXPECT_EQ(doc["formulas"][1]["elements"][0]["score"].get<double>(), kInfiniteScore);

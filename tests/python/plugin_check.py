@@ -186,8 +186,15 @@ def check_spectrum(args, out, probe_map):
     line = by_element.get("calc/ops.py#scale:9")
     if not top or top["kind"] != "extrinsic" or not line or float(line["rank"]) > 2.5 or float(top["rank"]) > 2.5:
         fail("rank: dtype=float16 and calc/ops.py:9 are not at the top:\n" + r.stdout[:2000])
-    if probe_map and not any(row["file"].endswith("tinyext.cpp") for row in rows):
+    if probe_map and not any(row["file"].endswith("tinyext.cpp") and row["language"] == "cpp" for row in rows):
         fail("rank: no C++ line of tinyext.cpp in the mixed ranking:\n" + r.stdout[:2000])
+    # Every element carries its language: Python lines, C++ lines, extrinsic conditions.
+    if line["language"] != "python" or top["language"] != "extrinsic":
+        fail("rank: wrong languages: %s / %s" % (line["language"], top["language"]))
+    langs = re.search(r"^elements by language: (.*)$", summary, re.M)
+    if not langs or "python " not in langs.group(1) or "extrinsic " not in langs.group(1) or \
+            (probe_map and "cpp " not in langs.group(1)):
+        fail("dlfl collect --pytest-run: no per-language element counts:\n" + summary)
     # The Python-only spectrum has neither the C++ lines nor the extrinsic elements.
     spectrum, summary = collect(args, out, None, ["--leave-out", "c++", "--leave-out", "extrinsic"])
     if "0 c++" not in summary or "0 extrinsic" not in summary:

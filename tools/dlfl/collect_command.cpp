@@ -113,6 +113,7 @@ void write_collected(const CollectCliOptions& o, const Collected& s) {
   line << " -> " << (o.output.empty() ? o.gzoltar : o.output);
   if (!o.output.empty() && !o.gzoltar.empty()) line << ", " << o.gzoltar;
   std::cout << line.str() << '\n';
+  std::cout << "elements by language: " << language_counts(s.spectrum.elements()) << '\n';
 }
 
 std::chrono::milliseconds timeout_of(const CollectCliOptions& o) {

@@ -26,7 +26,8 @@ namespace dlfl::io {
 //   then the sections (ids):
 //     1 string blob        char              StringPool bytes
 //     2 string offsets     u64 × (n + 1)     StringPool offsets (string 0 = "")
-//     3 elements           ElementRecord     24-byte records, written raw
+//     3 elements           ElementRecord     24-byte records, written raw; byte 21 = Language
+//                          (0 = unknown in files older than languages: inferred on read)
 //     4 tests              NativeTestRecord  56-byte records
 //     5 test text          char              test names and messages
 //     6 coverage offsets   u64 × (elements + 1) element-major (Coverage) offsets
