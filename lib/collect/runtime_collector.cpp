@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "dlfl/collect/process.h"
+#include "dlfl/collect/repeated_runs.h"
 #include "dlfl/collect/test_outcome.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
@@ -114,6 +115,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
                       " holds none of its " + std::to_string(before) + " tests");
   }
 
+  if (o.repeat == 0) throw Error("--repeat must be at least 1");
   RuntimeCollectResult result;
   result.stats.listed = listed.size();
   if (o.progress) o.progress->start(listed.size());
@@ -128,16 +130,55 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       records.erase(it);
     }
   };
+  // Each test's runs so far; when it has o.repeat of them (or can run no more) its record
+  // joins `records`.
+  struct TestRuns {
+    RunTally tally;                      // the runs that were not skipped
+    std::vector<std::uint32_t> probes;   // what any of them reached
+    unsigned runs = 0;                   // skipped ones included
+    bool complete = false;
+  };
+  std::map<std::string, TestRuns> runs_of;
+  const auto complete = [&](const std::string& name) {
+    TestRuns& r = runs_of[name];
+    if (r.complete) return;
+    r.complete = true;
+    RuntimeTestRecord rec;
+    rec.skipped = r.tally.runs() == 0;
+    if (!rec.skipped) rec.test = r.tally.combined();
+    if (r.tally.flaky()) result.flaky.push_back(r.tally.flaky_label());
+    rec.probes = std::move(r.probes);
+    if (o.progress) o.progress->test_done(rec.test.failed());
+    records[name] = std::move(rec);
+  };
+  const auto add_run = [&](const std::string& name, RuntimeTestRecord&& rec) {
+    TestRuns& r = runs_of[name];
+    ++r.runs;
+    if (!rec.skipped) {
+      r.tally.add(rec.test);
+      r.probes.insert(r.probes.end(), rec.probes.begin(), rec.probes.end());
+    }
+    if (r.runs >= o.repeat) complete(name);
+  };
   std::vector<std::string> remaining = listed;
 
   while (!remaining.empty()) {
     if (o.interrupt && o.interrupt->load()) throw Error("interrupted");
-    const std::string filter = filters_for(remaining, all).front();
+    // The tests with the fewest runs so far get the runs they lack in one process (all of
+    // them, until a crash leaves some tests a run ahead of the others).
+    unsigned fewest = o.repeat;
+    for (const auto& t : remaining) fewest = std::min(fewest, runs_of[t].runs);
+    std::vector<std::string> group;
+    for (const auto& t : remaining)
+      if (runs_of[t].runs == fewest) group.push_back(t);
+    const unsigned iterations = o.repeat - fewest;
+    const std::string filter = filters_for(group, all).front();
     const std::size_t run = result.stats.processes++;
     const fs::path snapshot_path = work.path() / ("run-" + std::to_string(run) + ".map");
     const fs::path report_path = work.path() / ("run-" + std::to_string(run) + ".json");
     ProcessSpec spec;
     spec.argv = {o.gtest_binary.string(), "--gtest_filter=" + filter, "--gtest_output=json:" + report_path.string()};
+    if (iterations > 1) spec.argv.push_back("--gtest_repeat=" + std::to_string(iterations));
     spec.argv.insert(spec.argv.end(), o.args.begin(), o.args.end());
     spec.cwd = o.cwd;
     spec.env_set = o.env;
@@ -194,8 +235,9 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       report = ss.str();
     }
 
-    const std::set<std::string> pending(remaining.begin(), remaining.end());
-    std::set<std::string> done;
+    const std::set<std::string> pending(group.begin(), group.end());
+    std::map<std::string, unsigned> runs_here;  // slots of this process per test
+    std::size_t slots = 0;
     bool checked = false;
     // Named after the binary: the snapshot is our scratch file, the user never saw it.
     const auto check = [&](const RuntimeSnapshot& snap) {
@@ -211,10 +253,12 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     // snapshot is never held whole.
     const auto on_slot = [&](const RuntimeSnapshot& snap, RuntimeSlot&& slot) {
       check(snap);
-      if (!pending.count(slot.name) || done.count(slot.name)) {
+      if (!pending.count(slot.name) || runs_here[slot.name] >= iterations) {
         result.warnings.push_back("the binary ran an unexpected test '" + slot.name + "'; ignored");
         return;
       }
+      ++runs_here[slot.name];
+      ++slots;
       const std::string name = slot.name;
       const bool ended = slot.state == DLFL_RT_SLOT_ENDED;
       const std::uint64_t begin_ns = slot.begin_ns;
@@ -244,9 +288,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
         result.warnings.push_back(name + ": " + (timeout ? "" : "ended the test binary, ") + how +
                                   "; recorded as failing with the coverage it reached");
       }
-      done.insert(name);
-      if (o.progress) o.progress->test_done(rec.test.failed());
-      records[name] = std::move(rec);
+      add_run(name, std::move(rec));
       add_ready();
     };
     RuntimeSnapshot snap;  // the header and outside coverage; the tests went to on_slot
@@ -254,19 +296,17 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       snap = read_runtime_snapshot(snapshot_path, on_slot);
       check(snap);
     }
-    if (done.empty() && process.end == ProcessEnd::exited && process.exit_code == 0) {
+    if (slots == 0 && process.end == ProcessEnd::exited && process.exit_code == 0) {
       if (!fs::exists(snapshot_path) && run == 0)
         throw Error(o.gtest_binary.string(), 0,
                     "ran but wrote no coverage snapshot: build it from a `dlfl instrument` tree and link it with "
                     "$(dlfl config --libs --gtest)");
       // GoogleTest ran none of them (the filter matched nothing): they cannot run here.
-      for (const auto& t : remaining) {
-        records[t].skipped = true;
-        result.warnings.push_back(t + ": listed but not run by the binary; left out");
+      for (const auto& t : group) {
+        if (runs_of[t].runs == 0) result.warnings.push_back(t + ": listed but not run by the binary; left out");
+        complete(t);
       }
-      break;
-    }
-    if (done.empty()) {
+    } else if (slots == 0) {
       // The runtime or its listener refused to run (e.g. the prebuilt listener in a
       // program with its own, older GoogleTest): its one line is the error.
       if (const auto at = process.out.find("dlfl_rt: error: "); at != std::string::npos)
@@ -274,19 +314,21 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
                     process.out.substr(at + 16, process.out.find('\n', at) - at - 16));
       // The process ended before its first test began (it died in static initialisation
       // or a suite set-up, or gtest ran nothing). Blame the first test it would have run,
-      // so every restart makes progress and nothing runs twice.
+      // so every restart makes progress and nothing runs twice; the runs it still lacks
+      // would end the same way.
+      const std::string& first = group.front();
       RuntimeTestRecord rec;
       const bool ran_normally = process.end == ProcessEnd::exited && (process.exit_code == 0 || process.exit_code == 1);
-      rec.test = TestCase::fail(remaining.front(), ran_normally ? TestStatus::failed : TestStatus::crashed);
+      rec.test = TestCase::fail(first, ran_normally ? TestStatus::failed : TestStatus::crashed);
       rec.test.message = "the binary ended (" + describe_end(process, o.timeout) +
                          ") before this test began\n" + tail(process.out, 2000);
       if (o.include_outside_tests) rec.probes = snap.outside;
-      result.warnings.push_back(remaining.front() + ": " + rec.test.message.substr(0, rec.test.message.find('\n')));
-      done.insert(remaining.front());
-      records[remaining.front()] = std::move(rec);
-      if (o.progress) o.progress->test_done(true);
+      result.warnings.push_back(first + ": " + rec.test.message.substr(0, rec.test.message.find('\n')));
+      add_run(first, std::move(rec));
+      complete(first);
     }
-    std::erase_if(remaining, [&](const std::string& t) { return done.count(t) > 0; });
+    add_ready();
+    std::erase_if(remaining, [&](const std::string& t) { return runs_of[t].complete; });
     if (!remaining.empty() && o.progress)
       o.progress->note("restarting the test binary on the " + std::to_string(remaining.size()) + " remaining tests");
   }

@@ -27,6 +27,9 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
+#ifndef DLFL_RT_FLAKY
+#define DLFL_RT_FLAKY ""
+#endif
 #ifdef DLFL_RT_FIXTURE
 const std::string kFixture = DLFL_RT_FIXTURE;
 #else
@@ -279,6 +282,29 @@ TEST_F(CollectRuntime, SnapshotsOfRunsItDidNotStartBecomeOneSpectrum) {
   EXPECT_EQ(lines.at("Fixture.Pass3"), (L{1, 100, 110}));
   EXPECT_EQ(s.file(0), "fixture.cpp");
   EXPECT_EQ(io::read_spectrum(dir_ / "gz").test_count(), 4u);
+}
+
+// --repeat N on a GoogleTest binary: --gtest_repeat=N in one process, every run bracketed
+// on its own, the deliberately nondeterministic test weighted k/N and listed as flaky.
+TEST_F(CollectRuntime, RepeatWeighsANondeterministicTestByItsFailingRuns) {
+  write_probe_map(dir_ / "probes.map", dir_.path(), {"flaky.cpp"});
+  const RunResult r = run_dlfl("collect --runtime --gtest " + q(DLFL_RT_FLAKY) + " --filter 'Flaky.EveryOtherRun:Flaky.Pass'" +
+                               " --repeat 4 --probe-map " + q(dir_ / "probes.map") + " -q -o " + q(dir_ / "out.dlfl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("collected 2 tests (1 failing), "));
+  EXPECT_THAT(r.out, HasSubstr("(runtime, 1 process, 4 runs)"));
+  EXPECT_THAT(r.out, HasSubstr("\nelements by language: cpp 17\n"));
+  EXPECT_THAT(r.out, HasSubstr("\nflaky: Flaky.EveryOtherRun 2/4\n"));
+  const Spectrum s = io::read_spectrum(dir_ / "out.dlfl");
+  ASSERT_EQ(s.test_count(), 2u);
+  EXPECT_EQ(s.tests()[0].name, "Flaky.EveryOtherRun");
+  EXPECT_DOUBLE_EQ(s.tests()[0].failure_weight, 0.5);
+  EXPECT_EQ(s.tests()[0].status, TestStatus::flaky);
+  EXPECT_EQ(lines_by_test(s).at("Flaky.EveryOtherRun"), (std::set<std::uint32_t>{101, 102}));
+  // The language goes into the rankings too.
+  const RunResult csv = run_dlfl("rank " + q(dir_ / "out.dlfl") + " --format csv --top 1");
+  EXPECT_THAT(csv.out, StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,language,score\n"));
+  EXPECT_THAT(csv.out, HasSubstr(",code,cpp,"));
 }
 
 TEST_F(CollectRuntime, SnapshotTestRunTwiceIsOneTestFlakyWhenOnlySomeRunsFailed) {

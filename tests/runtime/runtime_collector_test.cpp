@@ -118,6 +118,53 @@ TEST_F(RuntimeCollector, CrashAbortTimeoutAndExitKeepEveryTestsCoverage) {
   expect_every_tests_coverage(options(), dir_ / "ran.log");
 }
 
+// --repeat N is --gtest_repeat=N in one process, each run a slot of its own: a test
+// failing k of its N runs weighs k/N and covers what any run covered.
+TEST_F(RuntimeCollector, RepeatRunsEveryTestNTimesInOneProcess) {
+  auto o = options();
+  o.gtest_binary = DLFL_RT_FLAKY;
+  o.filter = "Flaky.EveryOtherRun:Flaky.Pass";
+  o.repeat = 4;
+  const auto result = collect::collect_with_runtime(o);
+  EXPECT_EQ(result.stats.processes, 1u);
+  ASSERT_EQ(result.spectrum.test_count(), 2u);
+  const TestCase& flaky = result.spectrum.tests()[0];
+  EXPECT_EQ(flaky.name, "Flaky.EveryOtherRun");
+  EXPECT_DOUBLE_EQ(flaky.failure_weight, 0.5);  // runs 2 and 4 of 4 failed
+  EXPECT_EQ(flaky.status, TestStatus::flaky);
+  EXPECT_NE(flaky.message.find("warm-cache"), std::string::npos) << flaky.message;
+  EXPECT_EQ(result.spectrum.tests()[1].status, TestStatus::passed);
+  EXPECT_EQ(result.flaky, (std::vector<std::string>{"Flaky.EveryOtherRun 2/4"}));
+  const auto lines = lines_by_test(result.spectrum);
+  using L = std::set<std::uint32_t>;
+  EXPECT_EQ(lines.at("Flaky.EveryOtherRun"), (L{101, 102}));  // the passing and the failing runs' lines
+  EXPECT_EQ(lines.at("Flaky.Pass"), (L{104}));
+  EXPECT_EQ(result.stats.failing, 1u);
+}
+
+// A crash in the second of three runs: the runs still missing are made up in restarts
+// (the tests a run behind first), and the crashed run counts as one failing run.
+TEST_F(RuntimeCollector, RepeatMakesUpTheRunsACrashCutShort) {
+  auto o = options();
+  o.gtest_binary = DLFL_RT_FLAKY;
+  o.repeat = 3;
+  const auto result = collect::collect_with_runtime(o);
+  // Process 1: EveryOtherRun pass, fail; CrashSecond pass, crash; Pass once. Process 2:
+  // Pass twice. Process 3: EveryOtherRun and CrashSecond once more (fresh counters: pass).
+  EXPECT_EQ(result.stats.processes, 3u);
+  std::map<std::string, const TestCase*> by_name;
+  for (const auto& t : result.spectrum.tests()) by_name[t.name] = &t;
+  ASSERT_EQ(by_name.size(), 3u);
+  EXPECT_DOUBLE_EQ(by_name.at("Flaky.EveryOtherRun")->failure_weight, 1.0 / 3);
+  EXPECT_DOUBLE_EQ(by_name.at("Flaky.CrashSecond")->failure_weight, 1.0 / 3);
+  EXPECT_EQ(by_name.at("Flaky.CrashSecond")->status, TestStatus::flaky);
+  EXPECT_EQ(by_name.at("Flaky.Pass")->failure_weight, 0.0);
+  EXPECT_EQ(result.flaky, (std::vector<std::string>{"Flaky.EveryOtherRun 1/3", "Flaky.CrashSecond 1/3"}));
+  std::vector<std::string> order;
+  for (const auto& t : result.spectrum.tests()) order.push_back(t.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"Flaky.EveryOtherRun", "Flaky.CrashSecond", "Flaky.Pass"}));
+}
+
 // The listener compiled from source in the program's own build (as a project that vendors
 // its GoogleTest does) brackets the tests exactly as the prebuilt one.
 TEST_F(RuntimeCollector, ListenerCompiledFromSourceInTheProgramsBuild) {

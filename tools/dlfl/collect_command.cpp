@@ -132,14 +132,16 @@ std::map<std::string, std::vector<std::string>> gtest_params(const std::string& 
   return collect::gtest_parameter_labels(r.out);
 }
 
-// --repeat N: the collection `once` runs N times and its spectra merge (a test failing k of
+// --repeat N: unless `once` repeats the tests itself (runtime + gtest: --gtest_repeat in one
+// process), the collection `once` runs N times and its spectra merge (a test failing k of
 // N times weighs k/N); then the extrinsic elements: --extrinsic-env values (the same for
 // every test of this run) and, with --gtest-params, each test's GoogleTest parameters. The stats'
 // test counts follow the merged spectrum. Prints the flaky tests after the summary.
 template <typename Result, typename Once>
-Result collect_repeated(const CollectCliOptions& o, Once&& once, std::vector<std::string>& flaky) {
+Result collect_repeated(const CollectCliOptions& o, Once&& once, std::vector<std::string>& flaky,
+                        bool repeats_itself = false) {
   Result result = once();
-  if (o.repeat > 1) {
+  if (o.repeat > 1 && !repeats_itself) {
     std::vector<Spectrum> runs;
     runs.push_back(std::move(result.spectrum));
     for (unsigned i = 1; i < o.repeat; ++i) {
@@ -308,6 +310,7 @@ void run_runtime_collect(const CollectCliOptions& o) {
   r.filter = c.filter;
   if (!o.shard.empty()) r.shard = collect::parse_shard(o.shard);
   r.timeout = timeout_of(o);
+  r.repeat = o.repeat;
   // Elements are named relative to the probe map's root unless --source-root says otherwise;
   // without either option no filter runs, so the root need not exist any more.
   if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.paths = c.paths;
@@ -324,7 +327,9 @@ void run_runtime_collect(const CollectCliOptions& o) {
   std::vector<std::string> flaky;
   {
     InterruptGuard guard;
-    result = collect_repeated<collect::RuntimeCollectResult>(o, [&] { return collect::collect_with_runtime(r); }, flaky);
+    result = collect_repeated<collect::RuntimeCollectResult>(o, [&] { return collect::collect_with_runtime(r); }, flaky,
+                                                             /*repeats_itself=*/true);
+    flaky = result.flaky;
   }
   for (const auto& w : result.warnings) warn(w);
   if (!o.quiet && !result.work_dir.empty())
@@ -448,8 +453,9 @@ void add_collect_command(CLI::App& app) {
       ->check(CLI::IsMember({"python", "c++", "extrinsic"}))
       ->group("pytest");
   cmd->add_option("--repeat", o->repeat,
-                  "Run the whole collection N times: a test failing in k of N runs gets failure weight k/N (flaky); "
-                  "the summary lists the flaky tests (pytest: the plugin's --dlfl-repeat)")
+                  "Run every test N times: a test failing in k of N runs gets failure weight k/N (flaky); the summary "
+                  "lists the flaky tests. --gtest with --runtime: --gtest_repeat=N in one process, each run bracketed on "
+                  "its own; other sources: the whole collection N times (pytest: the plugin's --dlfl-repeat)")
       ->check(CLI::PositiveNumber)
       ->group("Extrinsic and flaky");
   cmd->add_option("--extrinsic-env", o->extrinsic_env,

@@ -36,6 +36,12 @@ struct RuntimeCollectOptions {
   // Per test: a test running longer is killed with its process group (SIGKILL) and
   // recorded as timed out. 0: no limit.
   std::chrono::milliseconds timeout{300000};
+  // Runs of each test: > 1 passes --gtest_repeat, so the binary runs the tests `repeat`
+  // times in one process and the runtime brackets every run as a slot of its own; a test
+  // failing k of its N runs gets failure weight k/N (RunTally) and covers what any run
+  // covered. After a crash the runs still missing are made up in restarts (a test that
+  // took a process down counts that run as crashed).
+  unsigned repeat = 1;
   // Coverage reached outside any test (static initialisation, main, between tests) is
   // added to every test of the same process, as a per-test gcov run would see it.
   bool include_outside_tests = true;
@@ -72,6 +78,7 @@ struct RuntimeCollectResult {
   // One line each, for the user: crashed and timed-out tests, tests without coverage,
   // tests listed but not run, unexpected snapshot contents.
   std::vector<std::string> warnings;
+  std::vector<std::string> flaky;  // "NAME k/N" of each test failing in some runs only
   std::filesystem::path work_dir;  // the scratch directory, when keep_work kept it
 };
 
