@@ -136,8 +136,8 @@ TEST_F(EvalCommand, ExecutedExamBaseOnRankFilesFromTheirEfEp) {
     const RunResult rank = run_dlfl("rank " + path("sfl") + " --format " + format + " -o " + ranking);
     ASSERT_EQ(rank.exit_code, 0) << rank.err;
     if (format == "csv") {
-      EXPECT_THAT(slurp(ranking), StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,score,ef,ep,nf,np\n"
-                                             "1,1,1,src/a.cpp#f:2,src/a.cpp,2,f,code,1,1,0,0,1\n"));
+      EXPECT_THAT(slurp(ranking), StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,language,score,ef,ep,nf,np\n"
+                                             "1,1,1,src/a.cpp#f:2,src/a.cpp,2,f,code,cpp,1,1,0,0,1\n"));
     } else {
       EXPECT_THAT(slurp(ranking), HasSubstr("\"score\":0.0,\"ef\":0,\"ep\":0,\"nf\":1,\"np\":1}"));
     }
