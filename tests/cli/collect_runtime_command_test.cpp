@@ -303,8 +303,11 @@ TEST_F(CollectRuntime, RepeatWeighsANondeterministicTestByItsFailingRuns) {
   EXPECT_EQ(lines_by_test(s).at("Flaky.EveryOtherRun"), (std::set<std::uint32_t>{101, 102}));
   // The language goes into the rankings too.
   const RunResult csv = run_dlfl("rank " + q(dir_ / "out.dlfl") + " --format csv --top 1");
-  EXPECT_THAT(csv.out, StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,language,score\n"));
-  EXPECT_THAT(csv.out, HasSubstr(",code,cpp,"));
+  EXPECT_THAT(csv.out, StartsWith("rank,rank_best,rank_worst,element,file,line,function,kind,language,score,"));
+  // The top line, 101, is covered by the flaky test only: weight 0.5 adds 0.5 to ef and
+  // 0.5 to ep; the passing test does not cover it (np 1).
+  EXPECT_THAT(csv.out, HasSubstr(",flaky.cpp,101,fixture_body,code,cpp,"));
+  EXPECT_THAT(csv.out, HasSubstr(",0.5,0.5,0,1\n"));
 }
 
 TEST_F(CollectRuntime, SnapshotTestRunTwiceIsOneTestFlakyWhenOnlySomeRunsFailed) {
