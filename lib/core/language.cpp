@@ -6,6 +6,7 @@
 #include <cctype>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "dlfl/element.h"
 #include "dlfl/string_pool.h"
@@ -64,11 +65,21 @@ Language language_of_path(std::string_view path) noexcept {
 
 void infer_languages(std::span<ElementRecord> elements, const StringPool& strings) {
   bool any_c = false, any_cpp = false, any_header = false;
+  // Per file id, computed once: a file holds many elements.
+  constexpr std::uint8_t kNotYet = 0xff, kHeader = 0xfe;
+  std::vector<std::uint8_t> of_file;
   for (ElementRecord& r : elements) {
     if (r.language == Language::unknown) {
-      if (r.kind == ElementKind::extrinsic) r.language = Language::extrinsic;
-      else if (is_c_header(strings[r.file])) any_header = true;
-      else r.language = language_of_path(strings[r.file]);
+      if (r.kind == ElementKind::extrinsic) {
+        r.language = Language::extrinsic;
+      } else {
+        if (of_file.empty()) of_file.assign(strings.size(), kNotYet);
+        std::uint8_t& known = of_file[r.file];
+        if (known == kNotYet)
+          known = is_c_header(strings[r.file]) ? kHeader : static_cast<std::uint8_t>(language_of_path(strings[r.file]));
+        if (known == kHeader) any_header = true;
+        else r.language = static_cast<Language>(known);
+      }
     }
     any_c |= r.language == Language::c;
     any_cpp |= r.language == Language::cpp || r.language == Language::cuda;
