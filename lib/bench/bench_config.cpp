@@ -63,7 +63,7 @@ BenchConfig parse_bench_config(std::string_view text, const std::filesystem::pat
     if (!it->is_array()) throw Error(name, 0, "\"techniques\" must be an array of names");
     for (const auto& t : *it) {
       if (!t.is_string() || !is_bench_technique(t.get<std::string>()))
-        throw Error(name, 0, "unknown technique " + t.dump() + " (block, prfl, neighbors, flitsr)");
+        throw Error(name, 0, "unknown technique " + t.dump() + " (block, prfl, neighbors, flitsr, block-flitsr)");
       config.techniques.push_back(t.get<std::string>());
     }
   }

@@ -12,7 +12,7 @@
 namespace dlfl::bench {
 
 bool is_bench_technique(std::string_view name) noexcept {
-  return name == "block" || name == "prfl" || name == "neighbors" || name == "flitsr";
+  return name == "block" || name == "prfl" || name == "neighbors" || name == "flitsr" || name == "block-flitsr";
 }
 
 FormulaResult formula_result(const std::string& name, const eval::BugMetrics& metrics) {
@@ -40,13 +40,17 @@ std::vector<FormulaResult> technique_results(const FaultContext& c, const Spectr
   const auto keys = spectrum.tie_break_keys();
   for (const auto& technique : c.techniques) {
     if ((technique == "prfl" || technique == "neighbors") && !c.call_graph) continue;
-    if (technique == "block" && !blocks) blocks = aggregate(spectrum, Granularity::block);
+    if ((technique == "block" || technique == "block-flitsr") && !blocks) blocks = aggregate(spectrum, Granularity::block);
     if ((technique == "prfl" || technique == "neighbors") && !functions)
       functions = graph::join_functions(spectrum, *c.call_graph);
     for (const Formula& formula : c.formulas) {
       std::vector<eval::ScoredElement> ranking;
       if (technique == "block") {
         ranking = eval::scored_elements(blocks->spectrum, formula.score(compute_counts(blocks->spectrum)));
+      } else if (technique == "block-flitsr") {
+        // FLITSR over blocks: its basis then lifts a whole tied run, not the run's first line.
+        const auto block_keys = blocks->spectrum.tie_break_keys();
+        ranking = eval::scored_elements(blocks->spectrum, flitsr(blocks->spectrum, formula, block_keys).scores);
       } else if (technique == "flitsr") {
         ranking = eval::scored_elements(spectrum, flitsr(spectrum, formula, keys).scores);
       } else {

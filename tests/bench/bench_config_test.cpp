@@ -56,7 +56,7 @@ TEST(BenchConfig, Errors) {
   EXPECT_THAT(error_of(R"({"subjects": [{"subject": "a"}], "top_n": [0]})"), HasSubstr("top N"));
   EXPECT_THAT(error_of(R"({"subjects": [{"subject": "a"}], "formulas": []})"), HasSubstr("\"formulas\""));
   EXPECT_THAT(error_of(R"({"subjects": [{"subject": "a"}], "techniques": ["pagerank"]})"),
-              HasSubstr("unknown technique \"pagerank\" (block, prfl, neighbors, flitsr)"));
+              HasSubstr("unknown technique \"pagerank\" (block, prfl, neighbors, flitsr, block-flitsr)"));
 }
 
 TEST(BenchConfig, TechniquesBesideTheFormulas) {

@@ -138,8 +138,13 @@ TEST_F(BenchPipeline, MultiFaultCombinesMutantsThatFailAlone) {
   EXPECT_EQ(no_singles.err,
             "dlfl: error: bench: multi-fault mode needs --singles DIR, the output directory of the single-fault run\n");
 
+  const CliRun stray = run(subject_args + " --combinations 3 -o " + out.string(), dir.path());
+  EXPECT_EQ(stray.status, 2);
+  EXPECT_EQ(stray.err, "dlfl: error: bench: --combinations is for multi-fault mode (--multi-fault MIN-MAX)\n");
+
   const std::string multi =
-      subject_args + " -t flitsr --multi-fault 2 --combinations 3 --singles " + singles.string() + " -o " + out.string();
+      subject_args + " -t flitsr,block-flitsr --multi-fault 2 --combinations 3 --singles " + singles.string() + " -o " +
+      out.string();
   const CliRun first = run(multi + " --limit 1", dir.path());
   ASSERT_EQ(first.status, 0) << first.err;
   EXPECT_THAT(first.err, HasSubstr("2 faults pending"));
@@ -162,8 +167,9 @@ TEST_F(BenchPipeline, MultiFaultCombinesMutantsThatFailAlone) {
     EXPECT_TRUE(r.faulty_lines.empty());
     ASSERT_GE(r.faulty.size(), 2u) << r.fault;
     for (const auto& item : r.faulty) EXPECT_THAT(item, ::testing::MatchesRegex("src/[a-z]+\\.cpp:[0-9]+"));
-    ASSERT_EQ(r.results.size(), 8u);  // 4 formulas, then each + flitsr
+    ASSERT_EQ(r.results.size(), 12u);  // 4 formulas, then each + flitsr, then each + block-flitsr
     EXPECT_EQ(r.results[4].formula, "ochiai+flitsr");
+    EXPECT_EQ(r.results[8].formula, "ochiai+block-flitsr");
     for (const auto& f : r.results) {
       EXPECT_TRUE(f.found) << r.fault << " " << f.formula;
       EXPECT_GT(f.ap, 0.0);
@@ -173,7 +179,7 @@ TEST_F(BenchPipeline, MultiFaultCombinesMutantsThatFailAlone) {
   ASSERT_GT(kept, 0u) << "no combination was kept; see " << (out / "discarded.csv").string();
   eval::ResultTableOptions options;
   options.group = "bench";
-  EXPECT_EQ(eval::read_result_table(out / "results.csv", options).results.size(), kept * 8);
+  EXPECT_EQ(eval::read_result_table(out / "results.csv", options).results.size(), kept * 12);
 
   // A single-fault run of another sample cannot vouch for these mutants.
   const CliRun other = run("bench --subject " + subject.string() + " --max 6 --seed 2 -q" + work +

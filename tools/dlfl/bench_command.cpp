@@ -91,7 +91,10 @@ void run_bench_command(const BenchCommandOptions& o) {
     options.config.multi_fault = parse_multi_fault(o.multi_fault);
     options.config.multi_fault.combinations = combinations;
   }
-  if (o.combinations) options.config.multi_fault.combinations = o.combinations;
+  if (o.combinations) {
+    if (!options.config.multi_fault.enabled()) throw Error("bench: --combinations is for multi-fault mode (--multi-fault MIN-MAX)");
+    options.config.multi_fault.combinations = o.combinations;
+  }
   if (options.config.multi_fault.enabled() == o.singles_dir.empty())
     throw Error(options.config.multi_fault.enabled()
                     ? "bench: multi-fault mode needs --singles DIR, the output directory of the single-fault run"
@@ -149,9 +152,9 @@ void add_bench_command(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option("-t,--technique", o->techniques,
                   "Also evaluate each formula with: block (block elements), prfl, neighbors (call-graph propagation, "
-                  "runtime backend), flitsr (multi-fault); rows FORMULA+TECHNIQUE (default: the benchmark file's)")
+                  "runtime backend), flitsr (multi-fault), block-flitsr (FLITSR over blocks); rows FORMULA+TECHNIQUE (default: the benchmark file's)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"block", "prfl", "neighbors", "flitsr"}));
+      ->check(CLI::IsMember({"block", "prfl", "neighbors", "flitsr", "block-flitsr"}));
   cmd->add_option("--multi-fault", o->multi_fault,
                   "Multi-fault mode: combinations of K (or MIN-MAX, e.g. 2-4) mutants seeded together, drawn from\n"
                   "the mutants that make a test fail alone in the single-fault run --singles DIR (same subjects,\n"

@@ -40,7 +40,8 @@ struct FaultContext {
   // Evaluated for every formula after the plain ranking, each as a result named
   // `FORMULA+TECHNIQUE`: "block" (rank_command's --granularity block: a block counts as
   // one element), "prfl" and "neighbors" (call-graph propagation, functions then lines;
-  // need call_graph) and "flitsr" (multi-fault ranking).
+  // need call_graph), "flitsr" (multi-fault ranking) and "block-flitsr" (FLITSR over
+  // block elements, evaluated as blocks).
   std::vector<std::string> techniques;
   std::shared_ptr<const graph::CallGraph> call_graph;  // the instrumented tree's; null = none
   std::vector<std::uint64_t> top_n{1, 3, 5, 10};
