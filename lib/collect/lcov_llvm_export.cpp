@@ -21,11 +21,15 @@ bool parse_number(std::string_view text, T& out) {
   return ec == std::errc() && ptr == text.data() + text.size();
 }
 
-// llvm-cov names a function with internal linkage `file.cpp:_ZL3fooi`; mangled names
-// never hold ':', so the prefix is whatever precedes the last one.
+// llvm-cov names a function with internal linkage after its file: `file.cpp:_ZL3fooi`, and
+// a C `static` one `main.c:run_line`. Neither a mangled nor a C name holds ':', so the
+// prefix is whatever precedes the last single ':' (a demangled `a::b` from another tool
+// keeps its name). Without this, gcov's `run_line` and llvm's `main.c:run_line` would be
+// two names for one function (call-graph joins, function-level ranks).
 std::string function_name(std::string_view raw) {
   const auto colon = raw.rfind(':');
-  if (colon != std::string_view::npos && raw.substr(colon + 1).starts_with("_Z")) raw.remove_prefix(colon + 1);
+  if (colon != std::string_view::npos && colon > 0 && raw[colon - 1] != ':' && colon + 1 < raw.size())
+    raw.remove_prefix(colon + 1);
   return demangle(raw);
 }
 

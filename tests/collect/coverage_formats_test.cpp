@@ -114,6 +114,18 @@ TEST(Lcov, FunctionsChecksumsAndFormats) {
   EXPECT_THAT(counts(report.files[0]), ElementsAre(Pair(3, 5), Pair(4, 18000000000000000000ull), Pair(5, 0)));
 }
 
+TEST(Lcov, InternalLinkageNamesLoseTheirFilePrefix) {
+  // llvm-cov: `FILE:MANGLED` for C++ internal linkage, `FILE:NAME` for a C static function;
+  // a demangled C++ name from another tool keeps its `::`.
+  CoverageReport report;
+  parse_lcov("SF:src/main.c\nFN:3,main.c:run_line\nFN:9,src/a.cpp:_ZL3fooi\nFN:12,ns::bar\nFN:15,/abs/b.c:\n"
+             "end_of_record\n",
+             "x", report);
+  ASSERT_EQ(report.files.size(), 1u);
+  EXPECT_THAT(function_summary(report.files[0]),
+              ElementsAre("run_line 3-3", "foo(int) 9-9", "ns::bar 12-12", "/abs/b.c: 15-15"));
+}
+
 TEST(Lcov, MalformedRecordsNameTheLine) {
   CoverageReport report;
   try {
