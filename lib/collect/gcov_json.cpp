@@ -3,10 +3,12 @@
 #include <cxxabi.h>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <simdjson.h>
 
+#include "coverage_count.h"
 #include "dlfl/collect/coverage_formats.h"
 #include "dlfl/error.h"
 
@@ -26,7 +28,13 @@ std::uint64_t to_count(od::value value) {
   std::uint64_t count = 0;
   if (!value.get_uint64().get(count)) return count;
   double d = 0;
-  if (!value.get_double().get(d)) return d > 0 ? static_cast<std::uint64_t>(d) : 0;
+  if (!value.get_double().get(d)) return saturated_count(d);
+  // An integer with more digits than a double takes is still a count > 0.
+  std::string_view raw = value.raw_json_token();
+  while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r'))
+    raw.remove_suffix(1);
+  if (!raw.empty() && raw.find_first_not_of("0123456789") == std::string_view::npos)
+    return raw.find_first_not_of('0') == std::string_view::npos ? 0 : saturated_count(HUGE_VAL);
   return 0;
 }
 

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <simdjson.h>
 
+#include "coverage_count.h"
 #include "dlfl/collect/coverage_formats.h"
 #include "dlfl/error.h"
 
@@ -58,9 +60,9 @@ void parse_lcov(std::string_view text, const std::string& origin, CoverageReport
         throw Error(origin, number, fmt::format("malformed DA record '{}'", line));
       if (!parse_number(count_text, lc.count)) {
         // Other tools print huge counts in floating point, or negative after an overflow.
-        if (!parse_number(count_text, as_double))
+        if (!parse_number(count_text, as_double) || std::isnan(as_double))
           throw Error(origin, number, fmt::format("malformed DA record '{}'", line));
-        lc.count = as_double > 0 ? static_cast<std::uint64_t>(as_double) : 0;
+        lc.count = saturated_count(as_double);
       }
       file->lines.push_back(lc);
     } else if (line.starts_with("SF:")) {

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
 
 #include "collect_test_support.h"
@@ -86,6 +87,22 @@ TEST(GcovJson, MalformedDocumentNamesOriginAndDocument) {
   EXPECT_THROW(parse_gcov_json("{\"files\": [{\"lines\": []}]}\n", "x", report), Error);  // no "file"
 }
 
+// Found by fuzz/gcov_json_fuzzer: a count past 2^64 (read as a double) was converted to an
+// integer, which is undefined behaviour (UBSan: "3.33333e+67 is outside the range").
+TEST(GcovJson, CountsBeyondTwoToThe64Saturate) {
+  CoverageReport report;
+  parse_gcov_json(R"({"files": [{"file": "a.cpp", "lines": [{"line_number": 2, "count": )"
+                  R"(33333333333333333333333333333333333333333333333333333333333333333333}, )"
+                  R"({"line_number": 3, "count": 1.5e19}, {"line_number": 4, "count": -2.5}, )"
+                  R"({"line_number": 5, "count": 3.3e67}, {"line_number": 6, "count": 0000000000000000000000}]}]})"
+                  "\n",
+                  "x", report);
+  ASSERT_EQ(report.files.size(), 1u);
+  constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_THAT(counts(report.files[0]),
+              ElementsAre(Pair(2, kMax), Pair(3, 15000000000000000000ull), Pair(4, 0), Pair(5, kMax), Pair(6, 0)));
+}
+
 TEST(GcovJson, EmptyOutputIsNoFiles) {
   CoverageReport report;
   parse_gcov_json("", "x", report);
@@ -124,6 +141,23 @@ TEST(Lcov, InternalLinkageNamesLoseTheirFilePrefix) {
   ASSERT_EQ(report.files.size(), 1u);
   EXPECT_THAT(function_summary(report.files[0]),
               ElementsAre("run_line 3-3", "foo(int) 9-9", "ns::bar 12-12", "/abs/b.c: 15-15"));
+}
+
+// Found by fuzz/llvm_cov_export_fuzzer: a count past 2^64 was converted to an integer
+// (undefined behaviour, UBSan: "1.44444e+55 is outside the range of representable values").
+TEST(Lcov, CountsBeyondTwoToThe64SaturateAndNanIsMalformed) {
+  CoverageReport report;
+  parse_lcov("SF:a.cpp\nDA:1,1.44444e+55\nDA:2,inf\nDA:3,-1e300\nDA:4,1.8446744073709552e19\nend_of_record\n", "x",
+             report);
+  ASSERT_EQ(report.files.size(), 1u);
+  constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_THAT(counts(report.files[0]), ElementsAre(Pair(1, kMax), Pair(2, kMax), Pair(3, 0), Pair(4, kMax)));
+  try {
+    parse_lcov("SF:a.cpp\nDA:1,nan\n", "trace.info", report);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("trace.info:2: malformed DA record 'DA:1,nan'"));
+  }
 }
 
 TEST(Lcov, MalformedRecordsNameTheLine) {
