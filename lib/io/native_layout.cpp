@@ -1,6 +1,7 @@
 // The native file's layout and its streaming image writer (see native_layout.h).
 #include "native_layout.h"
 
+#include <algorithm>
 #include <string>
 
 #include "dlfl/error.h"
@@ -25,7 +26,10 @@ Layout plan_layout(const SectionItems& items) {
 }
 
 ImageStreamWriter::ImageStreamWriter(std::ostream& out, const SectionItems& items)
-    : out_(out), layout_(plan_layout(items)), buffer_(std::size_t{4} << 20) {
+    // 4 MiB, or the whole file when smaller: a small spectrum does not zero 4 MiB.
+    : out_(out),
+      layout_(plan_layout(items)),
+      buffer_(static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{4} << 20, layout_.header.file_size))) {
   hash_ = XXH3_createState();
   if (hash_ == nullptr) throw std::bad_alloc();
   XXH3_64bits_reset(hash_);
