@@ -11,6 +11,7 @@ packages=(
   python3-torch libtorch-dev python3-coverage python3-pytest-xdist python3-numpy
   time
   libclang-14-dev libclang-cpp14-dev llvm-14-dev
+  libclang-rt-14-dev  # ASan/UBSan/libFuzzer runtimes: scripts/sanitize.sh, scripts/fuzz.sh
   libncurses-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
   lcov chromium
   openmpi-bin libopenmpi-dev
