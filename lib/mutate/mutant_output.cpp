@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <type_traits>
 
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
@@ -53,6 +55,14 @@ template <typename T>
 T member(const json& j, const char* name, const std::string& source, std::size_t line) {
   const auto it = j.find(name);
   if (it == j.end()) throw Error(source, line, std::string("missing \"") + name + "\"");
+  if constexpr (std::is_integral_v<T>) {
+    // nlohmann's get<unsigned>() casts whatever number it holds: 3e36 is undefined
+    // behaviour (found by fuzz/mutant_manifest_fuzzer), 4294967297 would become 1.
+    if (!it->is_number_unsigned() || it->template get<std::uint64_t>() > std::numeric_limits<T>::max())
+      throw Error(source, line, std::string("\"") + name + "\" is not a whole number in 0.." +
+                                    std::to_string(std::numeric_limits<T>::max()));
+    return static_cast<T>(it->template get<std::uint64_t>());
+  }
   try {
     return it->get<T>();
   } catch (const json::exception&) {

@@ -76,6 +76,27 @@ TEST(Manifest, MalformedLinesNameFileAndLine) {
   EXPECT_THROW(parse_manifest_line("not json", "m.jsonl", 1), Error);
 }
 
+// Found by fuzz/mutant_manifest_fuzzer: "offset": 3e36 reached nlohmann's get<uint64_t>(), a
+// cast of a double past 2^64 (undefined behaviour); "line": 4294967297 became line 1.
+TEST(Manifest, NumbersMustBeWholeAndFitTheirField) {
+  const std::string head = R"({"bug_type":"tensor","column":9,"end_line":13,"file":"a.cpp","function":"f",)"
+                           R"("id":"m1","operator":"op","original":"x","replacement":"y",)";
+  EXPECT_EQ(parse_manifest_line(head + R"("line":12,"offset":301})", "m.jsonl", 1).offset, 301u);
+  const auto message = [&](const std::string& tail) {
+    try {
+      parse_manifest_line(head + tail, "m.jsonl", 2);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(R"("line":12,"offset":3011111111111111111111111111111111111})"),
+            "m.jsonl:2: \"offset\" is not a whole number in 0..18446744073709551615");
+  EXPECT_EQ(message(R"("line":4294967297,"offset":1})"), "m.jsonl:2: \"line\" is not a whole number in 0..4294967295");
+  EXPECT_EQ(message(R"("line":-1,"offset":1})"), "m.jsonl:2: \"line\" is not a whole number in 0..4294967295");
+  EXPECT_EQ(message(R"("line":1.5,"offset":1})"), "m.jsonl:2: \"line\" is not a whole number in 0..4294967295");
+}
+
 TEST(WriteMutants, PatchesApplyWithGitApply) {
   Project p;
   const std::string text = "int f(int a) {\n  return a + 1;\n}\n";
