@@ -1,6 +1,7 @@
 // CTest as a test source: the tests and their properties from `ctest --show-only=json-v1`.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -43,6 +44,9 @@ std::optional<double> number(const nlohmann::json& value) {
   return std::nullopt;
 }
 
+std::vector<TestCommand> ctest_tests(const nlohmann::json& doc, const std::string& origin,
+                                     std::vector<std::string>* skipped);
+
 }  // namespace
 
 std::vector<TestCommand> parse_ctest_json(std::string_view json, const std::string& origin,
@@ -53,6 +57,19 @@ std::vector<TestCommand> parse_ctest_json(std::string_view json, const std::stri
   } catch (const nlohmann::json::exception& e) {
     throw Error(origin, 0, std::string("not CTest's JSON test list: ") + e.what());
   }
+  // A member of the wrong type (`"name": 3`) is nlohmann's type_error: bad input too
+  // (found by fuzz/test_listing_fuzzer).
+  try {
+    return ctest_tests(doc, origin, skipped);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(origin, 0, std::string("not CTest's JSON test list: ") + e.what());
+  }
+}
+
+namespace {
+
+std::vector<TestCommand> ctest_tests(const nlohmann::json& doc, const std::string& origin,
+                                     std::vector<std::string>* skipped) {
   if (!doc.is_object() || doc.value("kind", "") != "ctestInfo" || !doc.contains("tests") || !doc["tests"].is_array())
     throw Error(origin, 0, "not CTest's JSON test list (kind ctestInfo with tests)");
   std::vector<TestCommand> tests;
@@ -70,14 +87,16 @@ std::vector<TestCommand> parse_ctest_json(std::string_view json, const std::stri
         else if (key == "ENVIRONMENT")
           t.env = string_list(value);
         else if (key == "TIMEOUT") {
+          // At most a year: a larger number is no limit, and the cast stays defined.
           if (const auto s = number(value); s && *s > 0)
-            t.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(*s * 1000)));
+            t.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(std::min(*s, 3.2e7) * 1000)));
         } else if (key == "WILL_FAIL")
           t.will_fail = truthy(value);
         else if (key == "DISABLED")
           is_disabled = truthy(value);
         else if (key == "SKIP_RETURN_CODE") {
-          if (const auto code = number(value)) t.skip_return_code = static_cast<int>(*code);
+          if (const auto code = number(value); code && *code >= 0 && *code <= 255)
+            t.skip_return_code = static_cast<int>(*code);
         } else if (key == "PASS_REGULAR_EXPRESSION")
           t.pass_regex = string_list(value);
         else if (key == "FAIL_REGULAR_EXPRESSION")
@@ -94,6 +113,8 @@ std::vector<TestCommand> parse_ctest_json(std::string_view json, const std::stri
   }
   return tests;
 }
+
+}  // namespace
 
 std::vector<TestCommand> list_ctest_tests(const std::filesystem::path& build_dir, const std::vector<std::string>& env,
                                           std::vector<std::string>* skipped) {

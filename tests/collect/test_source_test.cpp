@@ -86,6 +86,27 @@ TEST(CtestJson, MalformedInputNamesTheOrigin) {
   }
 }
 
+// Found by fuzz/test_listing_fuzzer: a member of the wrong type escaped as nlohmann's
+// type_error; absurd TIMEOUT / SKIP_RETURN_CODE numbers were cast to integers.
+TEST(CtestJson, WrongTypesAreErrorsAndAbsurdNumbersAreIgnored) {
+  for (const char* bad : {R"({"kind": 4, "tests": []})", R"({"kind": "ctestInfo", "tests": [{"name": 3}]})",
+                          R"({"kind": "ctestInfo", "tests": [{"name": "t", "properties": [{"name": 1}]}]})"}) {
+    try {
+      parse_ctest_json(bad, "x.json");
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("x.json: not CTest's JSON test list", 0), 0u) << e.what();
+    }
+  }
+  const auto tests = parse_ctest_json(
+      R"({"kind": "ctestInfo", "tests": [{"name": "t", "command": ["/bin/t"], "properties": [)"
+      R"({"name": "TIMEOUT", "value": 1e300}, {"name": "SKIP_RETURN_CODE", "value": 1e300}]}]})",
+      "x.json");
+  ASSERT_EQ(tests.size(), 1u);
+  EXPECT_FALSE(tests[0].skip_return_code.has_value());
+  EXPECT_EQ(tests[0].timeout, std::chrono::milliseconds(32000000000LL));
+}
+
 TEST(TestList, NamesCommentsBlanksAndDuplicates) {
   testing::TempDir dir;
   testing::write_text(dir / "names", "# header\n  first  \n\nsecond test\n");
