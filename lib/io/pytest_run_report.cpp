@@ -47,6 +47,10 @@ PytestRunTest read_test(const json& t, const std::string& source) {
 
 }  // namespace
 
+namespace {
+PytestRunReport report_of(const json& doc, const std::string& source);
+}  // namespace
+
 PytestRunReport parse_pytest_run_report(std::string_view text, const std::string& source) {
   json doc;
   try {
@@ -58,6 +62,18 @@ PytestRunReport parse_pytest_run_report(std::string_view text, const std::string
   } catch (const json::exception& e) {  // out_of_range: a number beyond a double
     throw Error(source, 0, std::string("invalid JSON: ") + e.what());
   }
+  // A member of the wrong type (`"format": 4`) is nlohmann's type_error: bad input too
+  // (found by fuzz/pytest_run_report_fuzzer).
+  try {
+    return report_of(doc, source);
+  } catch (const json::exception& e) {
+    throw Error(source, 0, std::string("not a dlfl_pytest run report: ") + e.what());
+  }
+}
+
+namespace {
+
+PytestRunReport report_of(const json& doc, const std::string& source) {
   if (!doc.is_object() || doc.value("format", "") != "dlfl-pytest-run")
     throw Error(source, 0, "is not a dlfl_pytest run report (\"format\": \"dlfl-pytest-run\" missing)");
   if (doc.value("version", 0) != 1)
@@ -80,6 +96,8 @@ PytestRunReport parse_pytest_run_report(std::string_view text, const std::string
     }
   return r;
 }
+
+}  // namespace
 
 PytestRunReport read_pytest_run_report(const std::filesystem::path& path) {
   return parse_pytest_run_report(read_text_file(path), path.string());

@@ -47,6 +47,8 @@ TEST(PytestRunReport, BadInputIsAOneLineError) {
             "run.json: t: unknown outcome \"xfailed\"");
   EXPECT_EQ(message(R"({"format": "dlfl-pytest-run", "version": 1, "root": "/", "repeat": 1, "tests": [{"name": "t"}]})"),
             "run.json: t: \"runs\" is missing or of the wrong type");
+  // Found by fuzz/pytest_run_report_fuzzer: escaped as nlohmann's type_error before.
+  EXPECT_EQ(message(R"({"format": 4})").rfind("run.json: not a dlfl_pytest run report: ", 0), 0u);
 }
 
 }  // namespace
