@@ -140,6 +140,13 @@ Mutant parse_manifest_line(std::string_view line, const std::string& source, std
   m.original = member<std::string>(j, "original", source, number);
   m.replacement = member<std::string>(j, "replacement", source, number);
   if (m.line == 0 || m.end_line < m.line) throw Error(source, number, "bad \"line\"/\"end_line\"");
+  // An edit is an expression or a few statements; the ground truth lists every line of it,
+  // so a tiny line must not declare millions (found by fuzz/mutant_manifest_fuzzer).
+  constexpr std::uint32_t kMaxEditLines = 100000;
+  if (m.end_line - m.line >= kMaxEditLines)
+    throw Error(source, number,
+                "\"line\" " + std::to_string(m.line) + " to \"end_line\" " + std::to_string(m.end_line) +
+                    " is more than the limit of " + std::to_string(kMaxEditLines) + " lines for one mutant");
   return m;
 }
 

@@ -97,6 +97,22 @@ TEST(Manifest, NumbersMustBeWholeAndFitTheirField) {
   EXPECT_EQ(message(R"("line":1.5,"offset":1})"), "m.jsonl:2: \"line\" is not a whole number in 0..4294967295");
 }
 
+// Found by fuzz/mutant_manifest_fuzzer: "line": 3, "end_line": 11111114 was read, and
+// writing it back listed 11 million lines (a 15 s timeout).
+TEST(Manifest, OneMutantSpansAtMostOneHundredThousandLines) {
+  std::string line = R"({"bug_type":"traditional","column":3,"end_line":11111114,"file":"a.cpp","function":"f",)"
+                     R"("id":"m4","line":3,"offset":20,"operator":"aor","original":"+","replacement":"-"})";
+  try {
+    parse_manifest_line(line, "m.jsonl", 3);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "m.jsonl:3: \"line\" 3 to \"end_line\" 11111114 is more than the limit of 100000 lines for one mutant");
+  }
+  line.replace(line.find("11111114"), 8, "100002");
+  EXPECT_EQ(parse_manifest_line(line, "m.jsonl", 3).end_line, 100002u);
+}
+
 TEST(WriteMutants, PatchesApplyWithGitApply) {
   Project p;
   const std::string text = "int f(int a) {\n  return a + 1;\n}\n";
