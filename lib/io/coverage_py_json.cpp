@@ -129,12 +129,19 @@ CoveragePyData parse_coverage_py_json(std::string_view text, const std::string& 
   CoveragePyData data;
   const json& meta = doc["meta"];
   if (meta.is_object() && meta.contains("version") && meta["version"].is_string()) data.version = meta["version"];
-  const bool show_contexts = meta.is_object() && meta.value("show_contexts", false);
+  // A boolean; anything else (`"show_contexts": 0E+1`) is not one (found by
+  // fuzz/coverage_py_fuzzer: value() threw nlohmann's type_error, exit 1).
+  const bool show_contexts = meta.is_object() && meta.contains("show_contexts") && meta["show_contexts"].is_boolean() &&
+                             meta["show_contexts"].get<bool>();
   if (!show_contexts)
     throw Error(source, 0, std::string("has no per-test contexts (written without --show-contexts): ") +
                                kHowToGetContexts);
   ContextTable contexts(data.contexts);
-  for (const auto& [path, file] : doc["files"].items()) data.files.push_back(read_file(path, file, contexts, source));
+  try {  // any other member of the wrong type is bad input too, not nlohmann's exception
+    for (const auto& [path, file] : doc["files"].items()) data.files.push_back(read_file(path, file, contexts, source));
+  } catch (const json::exception& e) {
+    throw Error(source, 0, std::string("is not a coverage.py JSON report: ") + e.what());
+  }
   if (data.contexts.empty() && !data.files.empty())
     throw Error(source, 0, std::string("has only the empty context: coverage ran without per-test contexts; ") +
                                kHowToGetContexts);

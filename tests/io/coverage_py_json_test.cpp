@@ -67,6 +67,9 @@ TEST(CoveragePyJson, FunctionsOfCoverage75AreKept) {
 TEST(CoveragePyJson, MalformedInputIsAOneLineErrorNamingTheFile) {
   EXPECT_EQ(message_of("{\"meta\": {\n  \"x\": }").rfind("cov.json:2: not JSON: ", 0), 0u) << message_of("{\"meta\": {\n  \"x\": }");
   EXPECT_EQ(message_of("[1, 2]"), "cov.json: is not a coverage.py JSON report (no \"meta\" and \"files\" objects)");
+  // Found by fuzz/coverage_py_fuzzer: a number there escaped as nlohmann's type_error.
+  EXPECT_EQ(message_of(R"({"meta": {"show_contexts": 0E+1}, "files": {}})"),
+            message_of(R"({"meta": {"show_contexts": false}, "files": {}})"));
   EXPECT_EQ(message_of(R"({"meta": {"show_contexts": false}, "files": {}})")
                 .rfind("cov.json: has no per-test contexts (written without --show-contexts): ", 0),
             0u);
