@@ -57,6 +57,8 @@ std::optional<std::string> slurp(const std::filesystem::path& path) {
   return ss.str();
 }
 
+GtestResult gtest_result(const nlohmann::json& doc, std::string_view test);
+
 }  // namespace
 
 TestStatus TestOutcome::status() const noexcept {
@@ -81,6 +83,18 @@ GtestResult parse_gtest_report(std::string_view json, std::string_view test, con
   }
   if (!doc.is_object() || !doc.contains("testsuites") || !doc["testsuites"].is_array())
     throw Error(origin, 0, "not a GoogleTest JSON report (no \"testsuites\")");
+  // A suite or test that is not an object, or a member of the wrong type (`"name": 3`),
+  // is nlohmann's type_error: bad input too (found by fuzz/test_listing_fuzzer in CI).
+  try {
+    return gtest_result(doc, test);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(origin, 0, std::string("not a GoogleTest JSON report: ") + e.what());
+  }
+}
+
+namespace {
+
+GtestResult gtest_result(const nlohmann::json& doc, std::string_view test) {
   GtestResult result;
   for (const auto& suite : doc["testsuites"]) {
     const std::string suite_name = suite.value("name", "");
@@ -99,6 +113,8 @@ GtestResult parse_gtest_report(std::string_view json, std::string_view test, con
   }
   return result;
 }
+
+}  // namespace
 
 TestOutcome judge_outcome(const TestCommand& command, const ProcessResult& run, std::chrono::milliseconds timeout,
                           const std::filesystem::path& gtest_report) {

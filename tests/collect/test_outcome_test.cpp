@@ -44,6 +44,23 @@ TEST(GtestReport, FindsPlainParameterizedAndTypedTests) {
   EXPECT_THROW(parse_gtest_report("[", "t", "r"), Error);
 }
 
+// Found by fuzz/test_listing_fuzzer in CI: a test that is not an object, or a member of
+// the wrong type, was nlohmann's type_error escaping as a crash.
+TEST(GtestReport, WrongShapesAreErrorsNamingTheReport) {
+  for (const char* json : {R"({"testsuites": [{"name": "S", "testsuite": [1]}]})",
+                           R"({"testsuites": [7]})", R"({"testsuites": [{"name": 3, "testsuite": []}]})",
+                           R"({"testsuites": [{"name": "S", "testsuite": [{"name": "T", "result": 1}]}]})",
+                           R"({"testsuites": [{"name": "S", "testsuite": [{"name": "T", "failures": [2]}]}]})"}) {
+    try {
+      (void)parse_gtest_report(json, "S.T", "report.json");
+      ADD_FAILURE() << "accepted " << json;
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("report.json")) << json;
+      EXPECT_THAT(e.what(), HasSubstr("not a GoogleTest JSON report")) << json;
+    }
+  }
+}
+
 TEST(Outcome, GtestVerdicts) {
   EXPECT_EQ(judge_outcome(gtest("Calc.AddSmall"), exited(0), 0ms, kReport).kind, Kind::passed);
   const auto failed = judge_outcome(gtest("Calc.AbsNegative"), exited(1), 0ms, kReport);
