@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "../cli/cli_runner.h"
+#include "../support/have_program.h"
 #include "dlfl/bench/results_store.h"
 
 namespace dlfl::bench {
@@ -19,15 +20,12 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using dlfl::testing::have_program;
 using dlfl::testing::run_dlfl;
 using dlfl::testing::RunResult;
 using dlfl::testing::slurp;
 
 const fs::path kCalc = fs::path(DLFL_SOURCE_DIR) / "examples/calc";
-
-bool have(const std::string& program) {
-  return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
-}
 
 std::string versions_command(const std::vector<std::string>& versions, const fs::path& out) {
   std::string command = "versions --original " + kCalc.string();
@@ -48,7 +46,8 @@ std::map<std::string, FaultRecord> stored(const fs::path& out) {
 }
 
 TEST(CalcVersions, BatchReproducesTheFaultyVersionsWithTheDifferentialOracle) {
-  if (!have("gcc") || !have("gcov") || !have("cmake") || !have("ninja") || !have("git") || !have("diff"))
+  if (!have_program("gcc") || !have_program("gcov") || !have_program("cmake") || !have_program("ninja") ||
+      !have_program("git") || !have_program("diff"))
     GTEST_SKIP() << "needs gcc, gcov, cmake, ninja, git and diff";
   dlfl::testing::TempDir dir{"calc-versions"};
   const fs::path out = dir / "out";

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "../cli/cli_runner.h"
+#include "../support/have_program.h"
 #include "dlfl/bench/results_store.h"
 
 namespace dlfl::bench {
@@ -22,7 +23,7 @@ const fs::path kFixture = fs::path(DLFL_SOURCE_DIR) / "tests/bench/versions_fixt
 
 TEST(VersionBatch, DirectoriesAndPatchesKeptOrDiscardedWithTheirReasons) {
   for (const char* tool : {"gcc", "gcov", "cmake", "ninja", "git", "diff"})
-    if (std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) != 0)
+    if (!dlfl::testing::have_program(tool))
       GTEST_SKIP() << "needs gcc, gcov, cmake, ninja, git and diff (" << tool << " is missing)";
   dlfl::testing::TempDir dir{"versions"};
   std::string versions;

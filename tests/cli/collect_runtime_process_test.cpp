@@ -12,6 +12,7 @@
 
 #include "cli_runner.h"
 #include "dlfl/io/spectrum_formats.h"
+#include "../support/have_program.h"
 #include "../support/spectrum_lines.h"
 
 namespace dlfl::testing {
@@ -160,7 +161,7 @@ std::set<std::string> covered_names(const Spectrum& s, const std::string& name) 
 // reads the rank Open MPI gives it), collection joins them into one test, failing when
 // any rank fails, covering `rank=K` for each rank it ran on.
 TEST_F(CollectRuntimeProcess, MpiRanksOfOneTestAreOneTestWithRankElements) {
-  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun (openmpi-bin) is not installed";
+  if (!dlfl::testing::have_program("mpirun")) GTEST_SKIP() << "mpirun (openmpi-bin) is not installed";
   write_text(dir_ / "tests.txt", "ranks-pass\nranks-fail\nsingle\n");
   const std::string mpirun = "mpirun --oversubscribe --allow-run-as-root -np 2 ";
   // ranks-fail: rank 1 fails, rank 0 passes.

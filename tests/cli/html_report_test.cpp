@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "../support/have_program.h"
 #include "cli_runner.h"
 #include "dlfl/io/native_format.h"
 #include "dlfl/spectrum.h"
@@ -22,7 +23,7 @@ using ::testing::HasSubstr;
 const std::string kDemo = source_path("examples/spectra/tensorlite-grid_ceil_div.dlfl");
 const std::string kScript = source_path("scripts/html-screenshot.sh");
 
-bool have_chromium() { return std::system("command -v chromium >/dev/null 2>&1") == 0; }
+bool have_chromium() { return dlfl::testing::have_program("chromium"); }
 
 std::string shell_output(const std::string& command) {
   std::string out;

@@ -17,6 +17,7 @@
 
 #include "dlfl/collect/runtime_collector.h"
 #include "dlfl/instrument/probe_map.h"
+#include "../support/have_program.h"
 #include "../support/test_files.h"
 
 namespace dlfl::testing {
@@ -36,7 +37,6 @@ inline Shell sh(const std::string& command) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out)};
 }
 
-inline bool have_program(const std::string& name) { return sh("command -v " + name).exit_code == 0; }
 
 // compile_commands.json for `files` (relative to `dir`), each compiled by `compiler` with
 // `flags`.
