@@ -2,7 +2,7 @@
 #include "runtime_spectrum.h"
 
 #include <algorithm>
-#include <map>
+#include <string_view>
 #include <utility>
 
 #include "dlfl/error.h"
@@ -86,22 +86,62 @@ ProbeElements::ProbeElements(const instrument::ProbeMap& map, bool absolute_path
   else if (!absolute_paths)
     origin_.source_root = map.root;
   const auto files = element_files(map, absolute_paths, paths);
-  std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> function_of_line;  // first site wins
-  for (const auto& s : map.sites)
-    if (files[s.file]) function_of_line.try_emplace({*files[s.file], s.line}, s.function);
-  if (function_of_line.empty() && !map.sites.empty())
+  // Elements are ordered by (file name, line). Sorting 64-bit keys (the file's rank among
+  // the distinct names, line) instead of (string, line) pairs in a std::map: a
+  // framework-sized map has ~10^6 sites in a few hundred files.
+  std::vector<std::string_view> names;
+  for (const auto& f : files)
+    if (f) names.push_back(*f);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  constexpr std::uint32_t kLeftOut = UINT32_MAX;
+  std::vector<std::uint32_t> rank(files.size(), kLeftOut);
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (files[i])
+      rank[i] = static_cast<std::uint32_t>(std::lower_bound(names.begin(), names.end(), *files[i]) - names.begin());
+  // (key, site index) of the kept sites; with the index in the sort the first site of a
+  // line comes first and gives the element its function.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
+  keyed.reserve(map.sites.size());
+  for (std::size_t i = 0; i < map.sites.size(); ++i) {
+    const auto& s = map.sites[i];
+    if (s.file < rank.size() && rank[s.file] != kLeftOut)
+      keyed.emplace_back(std::uint64_t{rank[s.file]} << 32 | s.line, static_cast<std::uint32_t>(i));
+  }
+  if (keyed.empty() && !map.sites.empty())
     throw Error("none of the " + std::to_string(map.files.size()) + " files of the probe map under " + map.root +
                 " is left after the source root and the excludes: check --source-root and --exclude");
-  std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> element_of_line;
-  for (const auto& [key, function] : function_of_line) {  // ordered by (file, line)
-    element_of_line[key] = static_cast<std::uint32_t>(elements_.size());
-    elements_.push_back({key.first, key.second, map.functions[function]});
+  std::sort(keyed.begin(), keyed.end());
+  // (probe, element) pairs: memory follows the sites the map lists, never the probe count
+  // or the probe ids it declares ('probes 4294967295' in a few bytes).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> probe_elements;
+  probe_elements.reserve(keyed.size());
+  for (std::size_t k = 0; k < keyed.size(); ++k) {
+    const instrument::ProbeSite& site = map.sites[keyed[k].second];
+    if (k == 0 || keyed[k].first != keyed[k - 1].first)
+      elements_.push_back({std::string(names[rank[site.file]]), site.line, map.functions[site.function]});
+    probe_elements.emplace_back(site.probe, static_cast<std::uint32_t>(elements_.size() - 1));
   }
-  // (probe, element) pairs sorted by probe: memory follows the sites the map lists, never
-  // the probe count or the probe ids it declares ('probes 4294967295' in a few bytes).
-  for (const auto& s : map.sites)
-    if (files[s.file]) probe_elements_.emplace_back(s.probe, element_of_line.at({*files[s.file], s.line}));
-  std::sort(probe_elements_.begin(), probe_elements_.end());
+  std::sort(probe_elements.begin(), probe_elements.end());
+  probe_elements.erase(std::unique(probe_elements.begin(), probe_elements.end()), probe_elements.end());
+  index_probes(std::move(probe_elements));
+}
+
+void ProbeElements::index_probes(std::vector<std::pair<std::uint32_t, std::uint32_t>> sorted) {
+  // A table indexed by probe id (4 bytes per id up to the largest) when the ids are about
+  // as many as the sites, as `dlfl instrument` numbers them: one load per reached probe
+  // instead of a binary search (10^6 hits per 10^4 tests). Ids spread far beyond the sites
+  // (a hand-written map) keep the sorted pairs.
+  const std::uint64_t largest = sorted.empty() ? 0 : sorted.back().first;
+  if (largest < 4 * std::uint64_t{sorted.size()} + 65536) {
+    first_of_probe_.assign(largest + 2, 0);
+    for (const auto& [probe, element] : sorted) ++first_of_probe_[probe + 1];
+    for (std::size_t p = 1; p < first_of_probe_.size(); ++p) first_of_probe_[p] += first_of_probe_[p - 1];
+    element_of_.reserve(sorted.size());
+    for (const auto& pe : sorted) element_of_.push_back(pe.second);  // already grouped by probe
+  } else {
+    probe_elements_ = std::move(sorted);
+  }
 }
 
 void ProbeElements::add_to(SpectrumBuilder& builder) const {
@@ -109,6 +149,12 @@ void ProbeElements::add_to(SpectrumBuilder& builder) const {
 }
 
 void ProbeElements::elements_of(std::span<const std::uint32_t> probes, std::vector<std::uint32_t>& out) const {
+  if (!first_of_probe_.empty()) {
+    const std::size_t ids = first_of_probe_.size() - 1;
+    for (const std::uint32_t p : probes)
+      if (p < ids) out.insert(out.end(), element_of_.begin() + first_of_probe_[p], element_of_.begin() + first_of_probe_[p + 1]);
+    return;
+  }
   for (const std::uint32_t p : probes) {
     auto it = std::lower_bound(probe_elements_.begin(), probe_elements_.end(), std::pair<std::uint32_t, std::uint32_t>(p, 0));
     for (; it != probe_elements_.end() && it->first == p; ++it) out.push_back(it->second);

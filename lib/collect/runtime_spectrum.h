@@ -63,8 +63,14 @@ class ProbeElements {
     std::uint32_t line = 0;
     std::string function;
   };
+  // Builds the probe -> elements index from (probe, element) pairs sorted and unique.
+  void index_probes(std::vector<std::pair<std::uint32_t, std::uint32_t>> sorted);
+
   std::vector<Element> elements_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> probe_elements_;  // (probe, element), sorted
+  // Dense index: the elements of probe p are element_of_[first_of_probe_[p] ..
+  // first_of_probe_[p + 1]); empty when the ids are too sparse for it.
+  std::vector<std::uint32_t> first_of_probe_, element_of_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> probe_elements_;  // else (probe, element), sorted
   SpectrumOrigin origin_;
 };
 
