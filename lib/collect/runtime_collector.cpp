@@ -17,12 +17,14 @@
 
 #include "dlfl/collect/process.h"
 #include "dlfl/collect/repeated_runs.h"
+#include "dlfl/collect/runtime_messages.h"
 #include "dlfl/collect/test_outcome.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
 #include "dlfl_rt/dlfl_rt.h"
 #include "dlfl_rt/dlfl_rt_file.h"
+#include "dlfl_rt/dlfl_rt_messages.h"
 #include "runtime_spectrum.h"
 
 namespace dlfl::collect {
@@ -97,10 +99,16 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   const instrument::ProbeMap map = instrument::read_probe_map(o.probe_map);
   RuntimeSpectrumBuilder spectrum(map, o.absolute_paths, o.paths);
 
-  // The listing run writes no snapshot: DLFL_RT_FILE is not set for it.
+  const WorkDir work(o.work_dir, o.keep_work);
+  // The listing run writes no snapshot: DLFL_RT_FILE is not set for it. A listener that
+  // records failure messages (dlfl_rt_messages.h) creates its file already here; then the
+  // runs need no GoogleTest JSON report, whose writing costs more than a small test.
+  const fs::path listing_messages = work.path() / "listing.messages";
   std::vector<std::string> list_env = o.env;
+  list_env.push_back(std::string(DLFL_RT_MESSAGES_ENV) + "=" + listing_messages.string());
   std::vector<std::string> all;
   for (auto& c : list_gtest_tests(o.gtest_binary, list_env)) all.push_back(c.name);
+  const bool listener_messages = fs::exists(listing_messages);
   std::vector<std::string> listed;
   for (const auto& t : all)
     if (o.filter.empty() || gtest_filter_matches(o.filter, t)) listed.push_back(t);
@@ -119,7 +127,6 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   RuntimeCollectResult result;
   result.stats.listed = listed.size();
   if (o.progress) o.progress->start(listed.size());
-  const WorkDir work(o.work_dir, o.keep_work);
   // Tests ended but not yet in the spectrum: they go in in listing order, so this holds
   // only those that ran ahead of an earlier test (none, as gtest runs in listing order).
   std::map<std::string, RuntimeTestRecord> records;
@@ -176,13 +183,16 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     const std::size_t run = result.stats.processes++;
     const fs::path snapshot_path = work.path() / ("run-" + std::to_string(run) + ".map");
     const fs::path report_path = work.path() / ("run-" + std::to_string(run) + ".json");
+    const fs::path messages_path = work.path() / ("run-" + std::to_string(run) + ".messages");
     ProcessSpec spec;
-    spec.argv = {o.gtest_binary.string(), "--gtest_filter=" + filter, "--gtest_output=json:" + report_path.string()};
+    spec.argv = {o.gtest_binary.string(), "--gtest_filter=" + filter};
+    if (!listener_messages) spec.argv.push_back("--gtest_output=json:" + report_path.string());
     if (iterations > 1) spec.argv.push_back("--gtest_repeat=" + std::to_string(iterations));
     spec.argv.insert(spec.argv.end(), o.args.begin(), o.args.end());
     spec.cwd = o.cwd;
     spec.env_set = o.env;
     spec.env_set.push_back("DLFL_RT_FILE=" + snapshot_path.string());
+    if (listener_messages) spec.env_set.push_back(std::string(DLFL_RT_MESSAGES_ENV) + "=" + messages_path.string());
     spec.stdout_limit = 16 * 1024;
 
     // The watchdog: polls which test runs (from the snapshot file) and kills the whole
@@ -227,6 +237,14 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
         result.warnings.push_back(std::string("ignoring a child process snapshot: ") + e.what());
       }
     }
+    RuntimeMessages messages;
+    if (listener_messages && fs::exists(messages_path)) {
+      try {
+        messages = read_runtime_messages(messages_path);
+      } catch (const Error& e) {
+        result.warnings.push_back(std::string("failure messages left out: ") + e.what());
+      }
+    }
     std::string report;
     if (fs::exists(report_path)) {
       std::ifstream in(report_path);
@@ -268,7 +286,11 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
         rec.probes.insert(rec.probes.end(), c->second.begin(), c->second.end());
       if (ended) {
         // An end never reported (DLFL_RT_UNKNOWN) keeps the message saying so.
-        if (rec.test.failed() && rec.test.message.empty() && !report.empty()) {
+        if (auto m = messages.find(name); rec.test.failed() && rec.test.message.empty() && m != messages.end() &&
+                                          !m->second.empty()) {
+          rec.test.message = std::move(m->second.front());
+          m->second.pop_front();
+        } else if (rec.test.failed() && rec.test.message.empty() && !report.empty()) {
           try {
             rec.test.message = parse_gtest_report(report, name, report_path.string()).failures;
           } catch (const Error&) {

@@ -15,8 +15,11 @@
 //
 // Appending a listener before InitGoogleTest is allowed: UnitTest::GetInstance() is a
 // function-local static.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -24,6 +27,7 @@
 #include <string>
 
 #include "dlfl_rt/dlfl_rt.h"
+#include "dlfl_rt/dlfl_rt_messages.h"
 
 #ifdef DLFL_RT_GTEST_PREBUILT
 // The flags usually go into CMAKE_EXE_LINKER_FLAGS, i.e. into every executable of a
@@ -34,7 +38,9 @@ asm(".weak _ZN7testing8UnitTest11GetInstanceEv\n"
     ".weak _ZN7testing8UnitTest9listenersEv\n"
     ".weak _ZN7testing18TestEventListeners6AppendEPNS_17TestEventListenerE\n"
     ".weak _ZNK7testing10TestResult7SkippedEv\n"
-    ".weak _ZNK7testing10TestResult6FailedEv\n");
+    ".weak _ZNK7testing10TestResult6FailedEv\n"
+    ".weak _ZNK7testing10TestResult16total_part_countEv\n"
+    ".weak _ZNK7testing10TestResult17GetTestPartResultEi\n");
 // TestResult::Skipped as a plain symbol, to ask whether the linked GoogleTest has it.
 extern "C" void dlfl_rt_gtest_result_skipped() __asm__("_ZNK7testing10TestResult7SkippedEv");
 #endif
@@ -68,6 +74,53 @@ bool skipped(const Result&, long) {
   return false;
 }
 
+// The failure messages file (dlfl_rt_messages.h), -1 when not asked for or not writable.
+int messages_fd = -1;
+
+void open_messages() {
+  const char* path = std::getenv(DLFL_RT_MESSAGES_ENV);
+  if (!path || !*path) return;
+  // The first process creates it with the header; a death test's child appends.
+  messages_fd = ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (messages_fd >= 0) {
+    const std::string header = std::string(DLFL_RT_MESSAGES_MAGIC) + "\n";
+    if (::write(messages_fd, header.data(), header.size()) != static_cast<ssize_t>(header.size())) {
+      ::close(messages_fd);
+      messages_fd = -1;
+    }
+  } else if (errno == EEXIST) {
+    messages_fd = ::open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  }
+}
+
+// What GoogleTest's JSON report says of a failed test's parts (see dlfl_rt_messages.h).
+std::string failure_message(const testing::TestResult& result) {
+  std::string text;
+  for (int i = 0; i < result.total_part_count(); ++i) {
+    const testing::TestPartResult& part = result.GetTestPartResult(i);
+    if (!part.failed()) continue;
+    if (!text.empty()) text += "\n\n";
+    text += part.file_name() ? part.file_name() : "unknown file";
+    if (part.line_number() >= 0) text += ":" + std::to_string(part.line_number());
+    text += "\n";
+    text += part.message();
+  }
+  return text;
+}
+
+// One record in one write, so a death test's child appending cannot interleave with it.
+void write_message(const std::string& test, const std::string& message) {
+  const std::string record =
+      "failure\t" + test + "\t" + std::to_string(message.size()) + "\n" + message + "\n";
+  std::size_t done = 0;
+  while (done < record.size()) {
+    const ssize_t n = ::write(messages_fd, record.data() + done, record.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // the collector then sees a cut record: no message, never a wrong one
+    done += static_cast<std::size_t>(n);
+  }
+}
+
 class CoverageListener : public testing::EmptyTestEventListener {
   void OnTestStart(const testing::TestInfo& info) override {
     // The name --gtest_filter matches, so the collector can restart on the remaining tests.
@@ -77,6 +130,9 @@ class CoverageListener : public testing::EmptyTestEventListener {
   void OnTestEnd(const testing::TestInfo& info) override {
     const testing::TestResult* result = info.result();
     const int outcome = skipped(*result, 0) ? DLFL_RT_SKIPPED : result->Failed() ? DLFL_RT_FAILED : DLFL_RT_PASSED;
+    // Before the end is recorded: a run the collector sees as failed has its message.
+    if (outcome == DLFL_RT_FAILED && messages_fd >= 0)
+      write_message(std::string(suite_name(info, 0)) + "." + info.name(), failure_message(*result));
     dlfl_rt_end_test(outcome);
   }
 };
@@ -117,6 +173,7 @@ bool register_listener() {
 #endif
   // gtest owns listeners once appended.
   testing::UnitTest::GetInstance()->listeners().Append(new CoverageListener);
+  open_messages();
   bracket_death_test_child();
   return true;
 }

@@ -83,6 +83,12 @@ void expect_every_tests_coverage(const collect::RuntimeCollectOptions& o, const 
   EXPECT_EQ(status("Fixture.DeathFast"), TestStatus::passed);
   EXPECT_EQ(status("Fixture.Exit"), TestStatus::failed);
   EXPECT_EQ(status("Fixture.Pass4"), TestStatus::passed);
+  // GoogleTest's words for the failure, "FILE:LINE\nMESSAGE", as its JSON report has them,
+  // from the listener's messages file: kept although a later test ended the process.
+  for (const auto& t : s.tests())
+    if (t.name == "Fixture.Fail") {
+      EXPECT_NE(t.message.find("rt_fixture.cpp:56\nFailed\nan expected failure"), std::string::npos) << t.message;
+    }
 
   // Every test also has the static-initialisation coverage (probe 0: lines 1 and 100).
   const auto lines = lines_by_test(s);
@@ -171,6 +177,29 @@ TEST_F(RuntimeCollector, ListenerCompiledFromSourceInTheProgramsBuild) {
   auto o = options();
   o.gtest_binary = DLFL_RT_FIXTURE_SOURCE;
   expect_every_tests_coverage(o, dir_ / "ran.log");
+}
+
+// A listener that writes no failure messages file (one compiled by an older dlfl): the
+// messages come from GoogleTest's JSON report instead. That report is written at the
+// program's end, so unlike the listener's file it has nothing when a later test ends the
+// process (in the whole fixture, Fixture.Exit follows Fixture.Fail): a process that ends
+// normally here.
+TEST_F(RuntimeCollector, WithoutTheListenersMessagesTheJsonReportGivesThem) {
+  const fs::path wrapper = dir_ / "old-listener.sh";
+  std::ofstream(wrapper) << "#!/bin/sh\nunset DLFL_RT_MESSAGES\nexec '" << DLFL_RT_FIXTURE << "' \"$@\"\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+  auto o = options();
+  o.gtest_binary = wrapper;
+  o.filter = "Fixture.Pass1:Fixture.Fail:Fixture.Pass2";
+  o.keep_work = true;
+  const auto result = collect::collect_with_runtime(o);
+  EXPECT_EQ(result.stats.processes, 1u);
+  EXPECT_TRUE(fs::exists(result.work_dir / "run-0.json"));
+  ASSERT_EQ(result.spectrum.test_count(), 3u);
+  const TestCase& failed = result.spectrum.tests()[2];  // listing order: Pass1, Pass2, Fail
+  EXPECT_EQ(failed.name, "Fixture.Fail");
+  EXPECT_NE(failed.message.find("rt_fixture.cpp:56\nFailed\nan expected failure"), std::string::npos) << failed.message;
+  EXPECT_EQ(lines_by_test(result.spectrum).at("Fixture.Fail"), (std::set<std::uint32_t>{1, 100, 106}));
 }
 
 // A program whose own GoogleTest is older than the prebuilt listener's: one line, exit 2

@@ -1,0 +1,20 @@
+// read_runtime_messages(): the failure messages the runtime's GoogleTest listener wrote
+// (include/dlfl_rt/dlfl_rt_messages.h), so runtime collection needs no --gtest_output=json.
+#pragma once
+
+#include <deque>
+#include <filesystem>
+#include <string>
+#include <unordered_map>
+
+namespace dlfl::collect {
+
+// Per test name, the messages of its failing runs in the order the runs ended.
+using RuntimeMessages = std::unordered_map<std::string, std::deque<std::string>>;
+
+// Reads a messages file. A record cut short at the end (its process died writing it) is
+// left out. Throws dlfl::Error("PATH:LINE: ...") when the file cannot be read, lacks the
+// header, or holds a malformed record.
+RuntimeMessages read_runtime_messages(const std::filesystem::path& path);
+
+}  // namespace dlfl::collect

@@ -1,0 +1,70 @@
+// read_runtime_messages(): the listener's failure messages file (dlfl_rt_messages.h).
+#include "dlfl/collect/runtime_messages.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+#include "dlfl/error.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using dlfl::collect::read_runtime_messages;
+
+class RuntimeMessages : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::random_device rd;
+    path_ = fs::temp_directory_path() / ("dlfl-rt-messages-" + std::to_string(rd()));
+  }
+  void TearDown() override { fs::remove(path_); }
+  const fs::path& write(const std::string& text) {
+    std::ofstream(path_, std::ios::binary) << text;
+    return path_;
+  }
+  fs::path path_;
+};
+
+TEST_F(RuntimeMessages, RunsOfATestInOrderWithNewlinesAndTabsKept) {
+  const auto m = read_runtime_messages(
+      write("dlfl-rt-messages 1\nfailure\tS.A\t9\na.cpp:3\nx\n"
+            "failure\tS.B\t12\nb.cpp:4\n\ty\tz\n"
+            "failure\tS.A\t7\na.cpp:5\n"));
+  ASSERT_EQ(m.size(), 2u);
+  ASSERT_EQ(m.at("S.A").size(), 2u);
+  EXPECT_EQ(m.at("S.A")[0], "a.cpp:3\nx");
+  EXPECT_EQ(m.at("S.A")[1], "a.cpp:5");
+  EXPECT_EQ(m.at("S.B").front(), "b.cpp:4\n\ty\tz");
+}
+
+TEST_F(RuntimeMessages, HeaderOnlyIsNoMessageAndACutRecordIsLeftOut) {
+  EXPECT_TRUE(read_runtime_messages(write("dlfl-rt-messages 1\n")).empty());
+  // The process died writing its second record: in its head, then in its message.
+  for (const std::string cut : {"failure\tS.B\t1", "failure\tS.B\t100\nonly part"}) {
+    const auto m = read_runtime_messages(write("dlfl-rt-messages 1\nfailure\tS.A\t1\nx\n" + cut));
+    ASSERT_EQ(m.size(), 1u) << cut;
+    EXPECT_EQ(m.at("S.A").front(), "x");
+  }
+}
+
+TEST_F(RuntimeMessages, MalformedFilesAreOneLineErrors) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"{\"testsuites\": []}\n", ":1: not a dlfl runtime messages file"},
+      {"dlfl-rt-messages 1\nfailure\tS.A\tten\nx\n", ":2: malformed failure record"},
+      {"dlfl-rt-messages 1\nfailure\tS.A\t1\nx\npassed\tS.B\t1\ny\n", ":4: malformed failure record"},
+      {"dlfl-rt-messages 1\nfailure\tS.A\t1\nxyz\n", ":2: failure record longer than its declared length"},
+  };
+  for (const auto& [text, error] : cases) {
+    try {
+      read_runtime_messages(write(text));
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const dlfl::Error& e) {
+      EXPECT_EQ(std::string(e.what()), path_.string() + error) << text;
+    }
+  }
+  EXPECT_THROW(read_runtime_messages(path_.string() + ".missing"), dlfl::Error);
+}
+
+}  // namespace
