@@ -100,12 +100,14 @@ struct Capture {
 };
 
 // Reads what is available now; returns false at EOF or on error (the fd is then done).
-bool drain(int fd, Capture& capture) {
+// Sets `got` when it read anything.
+bool drain(int fd, Capture& capture, bool& got) {
   std::array<char, 65536> buffer;
   for (;;) {
     const ssize_t n = ::read(fd, buffer.data(), buffer.size());
     if (n > 0) {
       capture.append(buffer.data(), static_cast<std::size_t>(n));
+      got = true;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -190,6 +192,13 @@ ProcessResult run_process(const ProcessSpec& spec, const std::atomic<bool>* canc
   Capture err_capture{&result.err, spec.stderr_limit, &result.truncated};
   bool out_open = true, err_open = !spec.merge_stderr;
   bool ended = false, timed_out = false, cancelled = false;
+  // Output was read on the last wake-up: with an output_interval, the next wait is for the
+  // end only, so a chatty child wakes us once per interval, not once per line.
+  bool got_output = false;
+  const bool batching = spec.output_interval.count() > 0 && pidfd.get() >= 0;
+  if (batching)  // room for an interval of output, so the child rarely blocks; best effort
+    for (const int fd : {out.read.get(), err.read.get()})
+      if (fd >= 0) ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
   const bool limited = spec.timeout.count() > 0;
   auto deadline = started + spec.timeout;
   Clock::time_point kill_at{};  // when SIGTERM was not enough
@@ -207,17 +216,20 @@ ProcessResult run_process(const ProcessSpec& spec, const std::atomic<bool>* canc
     };
     if (limited && !timed_out) until(deadline);
     if (kill_at != Clock::time_point{}) until(kill_at);
+    const bool pause_output = batching && got_output;
+    if (pause_output) wait = wait.count() < 0 ? spec.output_interval : std::min(wait, spec.output_interval);
 
     std::array<pollfd, 3> fds{};
     nfds_t n = 0;
-    if (out_open) fds[n++] = {out.read.get(), POLLIN, 0};
-    if (err_open) fds[n++] = {err.read.get(), POLLIN, 0};
+    if (out_open && !pause_output) fds[n++] = {out.read.get(), POLLIN, 0};
+    if (err_open && !pause_output) fds[n++] = {err.read.get(), POLLIN, 0};
     if (pidfd.get() >= 0) fds[n++] = {pidfd.get(), POLLIN, 0};
     const int ready = ::poll(fds.data(), n, static_cast<int>(wait.count()));
     if (ready < 0 && errno != EINTR) throw Error(std::string("poll: ") + std::strerror(errno));
 
-    if (out_open) out_open = drain(out.read.get(), out_capture);
-    if (err_open) err_open = drain(err.read.get(), err_capture);
+    got_output = false;
+    if (out_open) out_open = drain(out.read.get(), out_capture, got_output);
+    if (err_open) err_open = drain(err.read.get(), err_capture, got_output);
     ended = has_ended(pid);
     if (ended) break;
 
@@ -238,8 +250,8 @@ ProcessResult run_process(const ProcessSpec& spec, const std::atomic<bool>* canc
   // The leader is a zombie until reaped, so -pid still names only its group: kill the
   // rest of the group (a daemon the test left behind), then collect what is in the pipes.
   ::kill(-pid, SIGKILL);
-  if (out_open) drain(out.read.get(), out_capture);
-  if (err_open) drain(err.read.get(), err_capture);
+  if (out_open) drain(out.read.get(), out_capture, got_output);
+  if (err_open) drain(err.read.get(), err_capture, got_output);
   out_capture.trim();
   err_capture.trim();
 

@@ -194,6 +194,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     spec.env_set.push_back("DLFL_RT_FILE=" + snapshot_path.string());
     if (listener_messages) spec.env_set.push_back(std::string(DLFL_RT_MESSAGES_ENV) + "=" + messages_path.string());
     spec.stdout_limit = 16 * 1024;
+    spec.output_interval = std::chrono::milliseconds(5);
 
     // The watchdog: polls which test runs (from the snapshot file) and kills the whole
     // process group through `cancel` when one exceeds the limit or on interrupt.

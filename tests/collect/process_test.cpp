@@ -41,6 +41,34 @@ TEST(Process, ExitCodeAndMergedOutput) {
   EXPECT_EQ(describe_end(r, 0ms), "exit status 3");
 }
 
+// Reading output at most once per interval loses nothing: lines, output far beyond a pipe's
+// capacity (the child blocks until the next read, never forever), both streams; the end
+// and a time limit still stop the wait at once.
+TEST(Process, OutputIntervalLosesNoOutputAndKeepsTheLimits) {
+  auto spec = shell("i=0; while [ $i -lt 3000 ]; do echo line $i; i=$((i+1)); done; echo err >&2; "
+                    "head -c 3000000 /dev/zero | tr '\\0' x; echo; echo last");
+  spec.output_interval = 20ms;
+  spec.merge_stderr = false;
+  spec.stdout_limit = SIZE_MAX;
+  auto r = run_process(spec);
+  EXPECT_TRUE(r.ok());
+  const std::size_t lines = 10u * 7 + 90u * 8 + 900u * 9 + 2000u * 10;  // "line N\n"
+  EXPECT_EQ(r.out.size(), lines + 3000000u + std::string("\nlast\n").size());
+  EXPECT_EQ(r.out.rfind("line 0\nline 1\n", 0), 0u);
+  EXPECT_THAT(r.out, HasSubstr("line 2999\nxxx"));
+  EXPECT_EQ(r.out.substr(r.out.size() - 6), "\nlast\n");
+  EXPECT_EQ(r.err, "err\n");
+
+  auto hang = shell("echo started; exec sleep 30");
+  hang.output_interval = 1000ms;
+  hang.timeout = 300ms;
+  hang.kill_grace = 100ms;
+  r = run_process(hang);
+  EXPECT_EQ(r.end, ProcessEnd::timed_out);
+  EXPECT_EQ(r.out, "started\n");
+  EXPECT_LT(r.wall, 10s);
+}
+
 TEST(Process, SeparateStderr) {
   auto spec = shell("echo out; echo err >&2");
   spec.merge_stderr = false;
