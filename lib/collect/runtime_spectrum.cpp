@@ -2,7 +2,6 @@
 #include "runtime_spectrum.h"
 
 #include <algorithm>
-#include <string_view>
 #include <utility>
 
 #include "dlfl/error.h"
@@ -89,7 +88,7 @@ ProbeElements::ProbeElements(const instrument::ProbeMap& map, bool absolute_path
   // Elements are ordered by (file name, line). Sorting 64-bit keys (the file's rank among
   // the distinct names, line) instead of (string, line) pairs in a std::map: a
   // framework-sized map has ~10^6 sites in a few hundred files.
-  std::vector<std::string_view> names;
+  auto& names = file_names_;
   for (const auto& f : files)
     if (f) names.push_back(*f);
   std::sort(names.begin(), names.end());
@@ -119,9 +118,10 @@ ProbeElements::ProbeElements(const instrument::ProbeMap& map, bool absolute_path
   for (std::size_t k = 0; k < keyed.size(); ++k) {
     const instrument::ProbeSite& site = map.sites[keyed[k].second];
     if (k == 0 || keyed[k].first != keyed[k - 1].first)
-      elements_.push_back({std::string(names[rank[site.file]]), site.line, map.functions[site.function]});
+      elements_.push_back({rank[site.file], site.line, site.function});
     probe_elements.emplace_back(site.probe, static_cast<std::uint32_t>(elements_.size() - 1));
   }
+  functions_ = map.functions;
   std::sort(probe_elements.begin(), probe_elements.end());
   probe_elements.erase(std::unique(probe_elements.begin(), probe_elements.end()), probe_elements.end());
   index_probes(std::move(probe_elements));
@@ -145,7 +145,7 @@ void ProbeElements::index_probes(std::vector<std::pair<std::uint32_t, std::uint3
 }
 
 void ProbeElements::add_to(SpectrumBuilder& builder) const {
-  for (const auto& e : elements_) builder.add_element(e.file, e.line, e.line, e.function);
+  for (const auto& e : elements_) builder.add_element(file_names_[e.file], e.line, e.line, functions_[e.function]);
 }
 
 void ProbeElements::elements_of(std::span<const std::uint32_t> probes, std::vector<std::uint32_t>& out) const {

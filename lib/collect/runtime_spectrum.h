@@ -59,14 +59,16 @@ class ProbeElements {
 
  private:
   struct Element {
-    std::string file;
+    std::uint32_t file = 0;      // index into file_names_
     std::uint32_t line = 0;
-    std::string function;
+    std::uint32_t function = 0;  // index into functions_
   };
   // Builds the probe -> elements index from (probe, element) pairs sorted and unique.
   void index_probes(std::vector<std::pair<std::uint32_t, std::uint32_t>> sorted);
 
   std::vector<Element> elements_;
+  std::vector<std::string> file_names_;  // the element files, sorted
+  std::vector<std::string> functions_;   // the map's
   // Dense index: the elements of probe p are element_of_[first_of_probe_[p] ..
   // first_of_probe_[p + 1]); empty when the ids are too sparse for it.
   std::vector<std::uint32_t> first_of_probe_, element_of_;

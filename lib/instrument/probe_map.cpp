@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -26,13 +27,24 @@ const char* space_name(ProbeSpace s) {
   return "h";
 }
 
-std::vector<std::string_view> split_tabs(std::string_view line) {
-  std::vector<std::string_view> fields;
+// A line's tab-separated fields without allocating (a map has a line per site, ~10^6 in
+// a framework): the first kMax kept, all counted.
+struct Fields {
+  static constexpr std::size_t kMax = 8;
+  std::array<std::string_view, kMax> field;
+  std::size_t count = 0;
+  std::size_t size() const { return count; }
+  std::string_view operator[](std::size_t i) const { return field[i]; }
+};
+
+Fields split_tabs(std::string_view line) {
+  Fields f;
   std::size_t start = 0;
   while (true) {
     const std::size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
-    if (tab == std::string_view::npos) return fields;
+    if (f.count < Fields::kMax) f.field[f.count] = line.substr(start, tab == std::string_view::npos ? tab : tab - start);
+    ++f.count;
+    if (tab == std::string_view::npos) return f;
     start = tab + 1;
   }
 }
@@ -106,15 +118,23 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, ec)) throw Error(name, 0, "is a directory, expected a probe map file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(name, 0, "cannot open the probe map");
+  // Read whole and cut into lines in place: getline per line was most of the read.
+  std::ostringstream whole;
+  whole << in.rdbuf();
+  if (in.bad()) throw Error(name, 0, "cannot read the probe map");
+  const std::string content = std::move(whole).str();
   ProbeMap map;
   bool magic = false, have_count = false;
-  std::string text;
   std::size_t line = 0;
-  while (std::getline(in, text)) {
+  for (std::size_t at = 0; at < content.size();) {
     ++line;
+    std::size_t eol = content.find('\n', at);
+    if (eol == std::string::npos) eol = content.size();
+    std::string_view text(content.data() + at, eol - at);
+    at = eol + 1;
     // Maps edited or checked out on Windows: CRLF line ends and a byte-order mark.
-    if (!text.empty() && text.back() == '\r') text.pop_back();
-    if (line == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    if (line == 1 && text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     if (text.empty() || text[0] == '#') continue;
     const auto f = split_tabs(text);
     const std::string_view kind = f[0];
@@ -164,7 +184,6 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
       throw Error(name, line, "unknown record '" + std::string(kind) + "'");
     }
   }
-  if (in.bad()) throw Error(name, 0, "cannot read the probe map");
   if (!magic) throw Error(name, 0, "empty file, not a dlfl probe map");
   return map;
 }
