@@ -6,14 +6,18 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <set>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "dlfl/collect/process.h"
 #include "dlfl/collect/repeated_runs.h"
@@ -129,7 +133,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   if (o.progress) o.progress->start(listed.size());
   // Tests ended but not yet in the spectrum: they go in in listing order, so this holds
   // only those that ran ahead of an earlier test (none, as gtest runs in listing order).
-  std::map<std::string, RuntimeTestRecord> records;
+  std::unordered_map<std::string, RuntimeTestRecord> records;
   std::size_t added = 0;
   const auto add_ready = [&] {
     for (auto it = records.end(); added < listed.size() && (it = records.find(listed[added])) != records.end(); ++added) {
@@ -145,7 +149,8 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     unsigned runs = 0;                   // skipped ones included
     bool complete = false;
   };
-  std::map<std::string, TestRuns> runs_of;
+  // Hashed, as the per-test bookkeeping below: 10^4 tests of a few microseconds each.
+  std::unordered_map<std::string, TestRuns> runs_of;
   const auto complete = [&](const std::string& name) {
     TestRuns& r = runs_of[name];
     if (r.complete) return;
@@ -196,12 +201,17 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     spec.stdout_limit = 16 * 1024;
     spec.output_interval = std::chrono::milliseconds(5);
 
-    // The watchdog: polls which test runs (from the snapshot file) and kills the whole
-    // process group through `cancel` when one exceeds the limit or on interrupt.
-    std::atomic<bool> cancel{false}, finished{false}, timed_out{false};
+    // The watchdog: checks every 10 ms which test runs (from the snapshot file's live slot,
+    // a few bytes) and kills the whole process group through `cancel` when one exceeds the
+    // limit or on interrupt. It waits on a condition, so the run's end stops it at once.
+    std::atomic<bool> cancel{false}, timed_out{false};
+    std::mutex finish_mutex;
+    std::condition_variable finish_signal;
+    bool finished = false;
     std::thread watchdog([&] {
       const auto limit_ns = static_cast<std::uint64_t>(o.timeout.count()) * 1000000ULL;
-      while (!finished.load()) {
+      std::unique_lock lock(finish_mutex);
+      while (!finish_signal.wait_for(lock, std::chrono::milliseconds(10), [&] { return finished; })) {
         if (o.interrupt && o.interrupt->load()) cancel = true;
         if (limit_ns) {
           const auto running = running_test(snapshot_path);
@@ -210,19 +220,24 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
             cancel = true;
           }
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
     });
+    const auto stop_watchdog = [&] {
+      {
+        const std::lock_guard lock(finish_mutex);
+        finished = true;
+      }
+      finish_signal.notify_one();
+      watchdog.join();
+    };
     ProcessResult process;
     try {
       process = run_process(spec, &cancel);
     } catch (...) {
-      finished = true;
-      watchdog.join();
+      stop_watchdog();
       throw;
     }
-    finished = true;
-    watchdog.join();
+    stop_watchdog();
     if (o.interrupt && o.interrupt->load()) throw Error("interrupted");
 
     // gtest death tests re-execute the binary, which writes PATH.PID: their coverage
@@ -254,8 +269,8 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       report = ss.str();
     }
 
-    const std::set<std::string> pending(group.begin(), group.end());
-    std::map<std::string, unsigned> runs_here;  // slots of this process per test
+    const std::unordered_set<std::string> pending(group.begin(), group.end());
+    std::unordered_map<std::string, unsigned> runs_here;  // slots of this process per test
     std::size_t slots = 0;
     bool checked = false;
     // Named after the binary: the snapshot is our scratch file, the user never saw it.

@@ -140,6 +140,7 @@ std::vector<TestCommand> list_gtest_tests(const std::filesystem::path& binary, c
   spec.timeout = std::chrono::seconds(60);
   spec.merge_stderr = false;
   spec.stdout_limit = SIZE_MAX;
+  spec.output_interval = std::chrono::milliseconds(5);  // a flushed line per test
   const ProcessResult r = run_process(spec);
   if (!r.ok())
     throw Error(shown, 0,
