@@ -1,10 +1,13 @@
 // Reads and writes the probe map text format (see probe_map.h).
 #include "dlfl/instrument/probe_map.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -47,6 +50,30 @@ Fields split_tabs(std::string_view line) {
     if (tab == std::string_view::npos) return f;
     start = tab + 1;
   }
+}
+
+// The file's bytes, read whole (then cut into lines in place: getline per line was most of
+// the read) into a buffer sized from fstat, growing for files that do not know their size.
+std::string read_whole(const std::filesystem::path& path, const std::string& name) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(name, 0, "cannot open the probe map");
+  struct stat st {};
+  std::string bytes(::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) + 1 : 65536, '\0');
+  std::size_t used = 0;
+  for (;;) {
+    if (used == bytes.size()) bytes.resize(bytes.size() * 2);
+    const ssize_t n = ::read(fd, bytes.data() + used, bytes.size() - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      throw Error(name, 0, "cannot read the probe map");
+    }
+    if (n == 0) break;
+    used += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  bytes.resize(used);
+  return bytes;
 }
 
 template <typename T>
@@ -116,13 +143,7 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
   const std::string name = path.string();
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw Error(name, 0, "is a directory, expected a probe map file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(name, 0, "cannot open the probe map");
-  // Read whole and cut into lines in place: getline per line was most of the read.
-  std::ostringstream whole;
-  whole << in.rdbuf();
-  if (in.bad()) throw Error(name, 0, "cannot read the probe map");
-  const std::string content = std::move(whole).str();
+  const std::string content = read_whole(path, name);
   ProbeMap map;
   bool magic = false, have_count = false;
   std::size_t line = 0;
