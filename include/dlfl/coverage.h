@@ -102,6 +102,16 @@ class Coverage {
   static Coverage dense(std::size_t tests, std::size_t elements, Column<std::uint64_t> bits,
                         bool validate = true);
 
+  // The sparse constructor's checks over elements [first, last) only, for readers that
+  // check a large mapped matrix piece by piece as they use it (dlfl merge); same
+  // dlfl::Error messages. `offsets` must hold entries first..last (it may be the whole
+  // array). check_offsets: each element's range ascends and stays within `nnz` ids.
+  // check_rows: that too, and each element's tests are ascending, unique and < `tests`.
+  static void check_offsets(std::span<const std::uint64_t> offsets, std::size_t nnz, std::size_t first,
+                            std::size_t last);
+  static void check_rows(std::size_t tests, std::span<const std::uint64_t> offsets,
+                         std::span<const std::uint32_t> ids, std::size_t first, std::size_t last);
+
   Form form() const noexcept { return form_; }
   bool is_dense() const noexcept { return form_ == Form::dense; }
   std::size_t tests() const noexcept { return tests_; }

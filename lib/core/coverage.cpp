@@ -27,18 +27,39 @@ Coverage::Coverage(std::size_t tests, Column<std::uint64_t> offsets, Column<std:
     throw Error("coverage: offsets do not span the test id array");
   elements_ = offsets_.size() - 1;
   nnz_ = test_ids_.size();
-  if (!validate) return;
+  if (validate) check_rows(tests, offsets_.span(), test_ids_.span(), 0, elements_);
+}
+
+namespace {
+[[noreturn]] void throw_bad_offsets(std::size_t e) {
+  throw Error("coverage: offsets decrease or pass the id array at element " + std::to_string(e));
+}
+}  // namespace
+
+void Coverage::check_offsets(std::span<const std::uint64_t> offsets, std::size_t nnz, std::size_t first,
+                             std::size_t last) {
+  const std::uint64_t* const starts = offsets.data();
+  unsigned bad = 0;  // branch-free, vectorized; the element is looked for on failure only
+  for (std::size_t e = first; e < last; ++e)
+    bad |= static_cast<unsigned>(starts[e + 1] < starts[e]) | static_cast<unsigned>(starts[e + 1] > nnz);
+  if (!bad) return;
+  for (std::size_t e = first; e < last; ++e)
+    if (starts[e + 1] < starts[e] || starts[e + 1] > nnz) throw_bad_offsets(e);
+}
+
+void Coverage::check_rows(std::size_t tests, std::span<const std::uint64_t> offsets,
+                          std::span<const std::uint32_t> test_ids, std::size_t first, std::size_t last) {
   // One pass, cheap enough to run on every native read (issue #14): a list that is
   // strictly ascending is in range when its last id is, and the ascending check is
   // branch-free over the list, which the compiler vectorizes.
-  const std::uint64_t* const starts = offsets_.span().data();
-  const std::uint32_t* const ids = test_ids_.span().data();
-  for (std::size_t e = 0; e < elements_; ++e) {
+  const std::uint64_t* const starts = offsets.data();
+  const std::uint32_t* const ids = test_ids.data();
+  const std::size_t nnz = test_ids.size();
+  for (std::size_t e = first; e < last; ++e) {
     const std::uint64_t lo = starts[e], hi = starts[e + 1];
     // Both bounds before the ids are looked at: the last offset alone does not bound
     // the ones before it.
-    if (hi < lo || hi > nnz_)
-      throw Error("coverage: offsets decrease or pass the id array at element " + std::to_string(e));
+    if (hi < lo || hi > nnz) throw_bad_offsets(e);
     if (hi == lo) continue;
     unsigned unsorted = 0;
     for (std::uint64_t k = lo + 1; k < hi; ++k) unsorted |= static_cast<unsigned>(ids[k] <= ids[k - 1]);

@@ -6,7 +6,6 @@
 // pass: an output row is the inputs' rows one after the other, test ids shifted.
 #include "dlfl/io/spectrum_merge.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
 #include "dlfl/io/native_format.h"
+#include "merge_input.h"
 #include "native_layout.h"
 
 namespace dlfl::io {
@@ -28,23 +28,8 @@ namespace fs = std::filesystem;
 using namespace native;
 constexpr std::uint32_t kNone = UINT32_MAX;
 
-struct Input {
-  std::string name;
-  Spectrum spectrum;
-  std::uint32_t test_base = 0;  // disjoint tests: output id = test_base + local id
-  bool mapped = false;          // a native file: its arrays are views of a read-only mapping
-};
-
-// Drops the whole pages of `values` (a view of a read-only file mapping) from this
-// process's memory; they are read again from the page cache if used again. Keeps the
-// merge's memory bounded by the output, not by the inputs it has gone through.
-template <class T>
-void release(std::span<const T> values) {
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = (reinterpret_cast<std::uintptr_t>(values.data()) + page - 1) & ~(page - 1);
-  const auto end = reinterpret_cast<std::uintptr_t>(values.data() + values.size()) & ~(page - 1);
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-}
+using merge::Input;
+using merge::release;
 
 // ---- origins ---------------------------------------------------------------------------
 
@@ -75,8 +60,10 @@ SpectrumOrigin merged_origin(const std::vector<Input>& in) {
 // ---- elements --------------------------------------------------------------------------
 
 bool same_element_table(const Spectrum& a, const Spectrum& b) {
+  // read_inputs gives inputs whose table is the first's byte for byte the first's table.
   auto same_bytes = [](auto x, auto y) {
-    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
+    return x.size() == y.size() &&
+           (x.empty() || x.data() == y.data() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
   };
   return same_bytes(a.elements(), b.elements()) && same_bytes(a.strings().blob(), b.strings().blob()) &&
          same_bytes(a.strings().offsets(), b.strings().offsets());
@@ -116,16 +103,9 @@ bool sorted_by_location(const Spectrum& s) {
 
 ElementUnion unite_elements(const std::vector<Input>& in) {
   ElementUnion u;
-  // Each table compared is dropped at once: 16 shards' tables of 1M elements are 500 MB.
   u.shared_table = true;
-  for (std::size_t i = 1; i < in.size() && u.shared_table; ++i) {
+  for (std::size_t i = 1; i < in.size() && u.shared_table; ++i)
     u.shared_table = same_element_table(in[i].spectrum, in.front().spectrum);
-    if (u.shared_table && in[i].mapped) {
-      release(in[i].spectrum.elements());
-      release(in[i].spectrum.strings().blob());
-      release(in[i].spectrum.strings().offsets());
-    }
-  }
   if (u.shared_table) {
     u.strings = in.front().spectrum.strings();
     return u;
@@ -321,7 +301,14 @@ class TempNative {
  public:
   explicit TempNative(const fs::path& output) {
     const fs::path parent = output.has_parent_path() ? output.parent_path() : fs::path(".");
-    path_ = parent / ("." + output.filename().string() + ".merge-" + std::to_string(::getpid()) + ".dlfl");
+    // Appended piece by piece: g++ 12 -O3 warns (-Wrestrict, a false positive) on the
+    // chain of operator+ once this is inlined.
+    std::string name = ".";
+    name += output.filename().string();
+    name += ".merge-";
+    name += std::to_string(::getpid());
+    name += ".dlfl";
+    path_ = parent / name;
   }
   ~TempNative() {
     std::error_code ec;
@@ -352,12 +339,31 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     return i.spectrum.failing_coverage() != nullptr;
   });
 
+  // Native inputs' coverage is checked as it is read (merge_input.h), a range of elements
+  // ahead of its use, in element order; when the element tables differ, rows are read
+  // out of order: all of it now.
+  constexpr std::size_t kRange = 1 << 16;  // elements per checked range and per release of consumed pages
+  if (!elements.shared_table)
+    for (auto& i : in)
+      if (i.checks) i.checks->finish();
+  auto check_offsets = [&](std::size_t e) {
+    if (e % kRange == 0)
+      for (auto& i : in)
+        if (i.checks) i.checks->offsets_through(e + kRange);
+  };
+  auto check_rows = [&](std::size_t e) {
+    if (e % kRange == 0)
+      for (auto& i : in)
+        if (i.checks) i.checks->rows_through(e + kRange);
+  };
+
   // Row lengths: added up from the inputs' when tests are disjoint, else counted.
   std::vector<std::uint64_t> offsets(element_count + 1, 0);
   FailingRows failing;
   std::vector<std::uint32_t> row;
   if (copy_failing) {
     for (std::size_t e = 0; e < element_count; ++e) {
+      check_offsets(e);
       std::uint64_t n = 0;
       for (std::size_t i = 0; i < in.size(); ++i)
         if (const auto local = elements.local(i, e); local != kNone) n += row_length(in[i].spectrum.coverage(), local);
@@ -370,6 +376,7 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     failing.tests = failing_tests;
     failing.offsets.assign(failing_tests.size() + 1, 0);
     for (std::size_t e = 0; e < element_count; ++e) {
+      check_rows(e);
       gather_row(in, elements, tests, e, row);
       offsets[e + 1] = offsets[e] + row.size();
       for (const auto t : row)
@@ -423,10 +430,10 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     }
     std::vector<std::uint64_t> fill(copy_failing ? 0 : failing.offsets.size());
     if (!copy_failing) std::copy(failing.offsets.begin(), failing.offsets.end(), fill.begin());
-    constexpr std::size_t kReleaseEvery = 1 << 16;  // elements between releases of consumed input pages
     std::vector<std::size_t> released(in.size(), 0);
     for (std::size_t e = 0; e < element_count; ++e) {
-      if (e % kReleaseEvery == 0 && e > 0 && elements.shared_table)
+      check_rows(e);
+      if (e % kRange == 0 && e > 0 && elements.shared_table)
         for (std::size_t i = 0; i < in.size(); ++i) {
           if (!in[i].mapped || in[i].spectrum.coverage().is_dense()) continue;
           const Coverage& c = in[i].spectrum.coverage();
@@ -461,6 +468,9 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     // A failed stream is reported by commit() with errno; a logic error propagates.
     if (file.stream()) throw;
   }
+  // The output appears only when every input passed every check.
+  for (auto& i : in)
+    if (i.checks) i.checks->finish();
   file.commit();
 
   MergeStats stats;
@@ -479,16 +489,9 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
 
 MergeStats merge_spectra(std::span<const fs::path> inputs, const fs::path& output, SpectrumFormat format) {
   if (inputs.empty()) throw Error("nothing to merge: give at least one input spectrum");
-  std::vector<Input> in;
-  in.reserve(inputs.size());
-  for (const auto& path : inputs) {
-    // Native inputs are mapped; their pages are dropped once checked and once merged.
-    const bool native = detect_spectrum_format(path) == SpectrumFormat::native;
-    in.push_back({path.string(),
-                  native ? read_native(path, {.verify_checksum = true, .release_checked_pages = true})
-                         : read_spectrum(path),
-                  0, native});
-  }
+  // Native inputs are mapped and checked as they are merged; their pages are dropped once
+  // merged.
+  std::vector<Input> in = merge::read_inputs(inputs);
   if (format == SpectrumFormat::native) return merge_to_native(in, output);
   // Other formats hold the whole spectrum in memory anyway: merge into a native file
   // beside the output, then convert it.
