@@ -255,6 +255,55 @@ void gather_row(const std::vector<Input>& in, const ElementUnion& elements, cons
   }
 }
 
+// Shards of one collection stored sparse (disjoint tests, one element table; the common
+// case): an output row is the inputs' rows one after the other, test ids shifted.
+struct ShardRows {
+  const std::uint64_t* offsets;
+  const std::uint32_t* ids;
+  std::uint64_t nnz;
+  std::uint32_t base;
+};
+
+// Empty unless every input is such a shard and `wanted`.
+std::vector<ShardRows> shard_rows(const std::vector<Input>& in, const ElementUnion& elements, bool wanted) {
+  std::vector<ShardRows> shards;
+  const bool all = std::all_of(in.begin(), in.end(), [](const Input& i) { return !i.spectrum.coverage().is_dense(); });
+  if (!wanted || !elements.shared_table || !all) return shards;
+  for (const auto& i : in) {
+    const Coverage& c = i.spectrum.coverage();
+    shards.push_back({c.offsets().data(), c.test_ids().data(), c.nnz(), i.test_base});
+  }
+  return shards;
+}
+
+// The output rows of elements [first, last) into `out` (resized; `offsets` are the
+// output's). Rows are short (a few ids per shard): each is copied 8 ids at a time into
+// slack past its end, which the next row overwrites, so the copy is a fixed-width vector
+// move instead of a loop with a tail per shard and element.
+void copy_rows(const std::vector<ShardRows>& shards, std::size_t first, std::size_t last,
+               std::span<const std::uint64_t> offsets, std::vector<std::uint32_t>& out) {
+  constexpr std::size_t kWidth = 8;
+  const std::uint64_t size = offsets[last] - offsets[first];
+  out.resize(size + kWidth);
+  std::uint32_t* to = out.data();
+  for (std::size_t e = first; e < last; ++e) {
+    // The inputs' offsets were checked and added up to `offsets` before; a file changed on
+    // disk since (the mappings are not copies) must not overrun `out`.
+    std::uint64_t n = 0;
+    for (const auto& s : shards) n += s.offsets[e + 1] - s.offsets[e];
+    if (n != offsets[e + 1] - offsets[e]) throw Error("dlfl merge: an input changed while it was merged");
+    for (const auto& s : shards) {
+      std::uint64_t k = s.offsets[e];
+      const std::uint64_t end = s.offsets[e + 1];
+      for (; k < end && k + kWidth <= s.nnz; k += kWidth, to += kWidth)
+        for (std::size_t j = 0; j < kWidth; ++j) to[j] = s.base + s.ids[k + j];
+      for (; k < end; ++k) *to++ = s.base + s.ids[k];  // the last ids of the file
+      to -= k - end;  // back over the slack written past this row
+    }
+  }
+  out.resize(size);
+}
+
 std::uint64_t row_length(const Coverage& c, std::uint32_t local) {
   return c.is_dense() ? c.tests_of(local).size() : c.sparse_tests_of(local).size();
 }
@@ -342,19 +391,21 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
   // Native inputs' coverage is checked as it is read (merge_input.h), a range of elements
   // ahead of its use, in element order; when the element tables differ, rows are read
   // out of order: all of it now.
-  constexpr std::size_t kRange = 1 << 16;  // elements per checked range and per release of consumed pages
+  // Rows are checked a few thousand elements ahead, so that the ids of all inputs are
+  // still in cache when merged; pages are dropped in larger steps (one madvise each).
+  constexpr std::size_t kCheckRange = 1 << 12, kReleaseRange = 1 << 16;
   if (!elements.shared_table)
     for (auto& i : in)
       if (i.checks) i.checks->finish();
   auto check_offsets = [&](std::size_t e) {
-    if (e % kRange == 0)
+    if (e % kReleaseRange == 0)
       for (auto& i : in)
-        if (i.checks) i.checks->offsets_through(e + kRange);
+        if (i.checks) i.checks->offsets_through(e + kReleaseRange);
   };
   auto check_rows = [&](std::size_t e) {
-    if (e % kRange == 0)
+    if (e % kCheckRange == 0)
       for (auto& i : in)
-        if (i.checks) i.checks->rows_through(e + kRange);
+        if (i.checks) i.checks->rows_through(e + kCheckRange);
   };
 
   // Row lengths: added up from the inputs' when tests are disjoint, else counted.
@@ -431,9 +482,14 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     std::vector<std::uint64_t> fill(copy_failing ? 0 : failing.offsets.size());
     if (!copy_failing) std::copy(failing.offsets.begin(), failing.offsets.end(), fill.begin());
     std::vector<std::size_t> released(in.size(), 0);
+    const std::vector<ShardRows> shards = shard_rows(in, elements, copy_failing && !dense);
     for (std::size_t e = 0; e < element_count; ++e) {
       check_rows(e);
-      if (e % kRange == 0 && e > 0 && elements.shared_table)
+      if (!shards.empty() && e % kCheckRange == 0) {
+        copy_rows(shards, e, std::min(element_count, e + kCheckRange), offsets, row);
+        image.write(std::span<const std::uint32_t>(row));
+      }
+      if (e % kReleaseRange == 0 && e > 0 && elements.shared_table)
         for (std::size_t i = 0; i < in.size(); ++i) {
           if (!in[i].mapped || in[i].spectrum.coverage().is_dense()) continue;
           const Coverage& c = in[i].spectrum.coverage();
@@ -441,6 +497,7 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
           release(c.offsets().subspan(released[i], e - released[i]));
           released[i] = e;
         }
+      if (!shards.empty()) continue;
       gather_row(in, elements, tests, e, row);
       if (!copy_failing)
         for (const auto t : row)
