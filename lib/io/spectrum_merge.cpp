@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -412,7 +413,17 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
   std::vector<std::uint64_t> offsets(element_count + 1, 0);
   FailingRows failing;
   std::vector<std::uint32_t> row;
-  if (copy_failing) {
+  const std::vector<ShardRows> shards = shard_rows(in, elements, copy_failing);
+  if (!shards.empty()) {
+    // Output offset e = the sum of the shards' offsets e (each starts at 0): one
+    // vectorizable pass per shard, a range at a time, each range checked first.
+    for (std::size_t e = 0; e < element_count; e += kReleaseRange) {
+      check_offsets(e);
+      const std::size_t last = std::min(element_count, e + kReleaseRange);
+      for (const auto& shard : shards)
+        for (std::size_t k = e + 1; k <= last; ++k) offsets[k] += shard.offsets[k];
+    }
+  } else if (copy_failing) {
     for (std::size_t e = 0; e < element_count; ++e) {
       check_offsets(e);
       std::uint64_t n = 0;
@@ -420,6 +431,8 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
         if (const auto local = elements.local(i, e); local != kNone) n += row_length(in[i].spectrum.coverage(), local);
       offsets[e + 1] = offsets[e] + n;
     }
+  }
+  if (copy_failing) {
     for (const auto& i : in)
       if (i.mapped && !i.spectrum.coverage().is_dense()) release(i.spectrum.coverage().offsets());
     failing = copy_failing_rows(in, elements);
@@ -482,10 +495,9 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     std::vector<std::uint64_t> fill(copy_failing ? 0 : failing.offsets.size());
     if (!copy_failing) std::copy(failing.offsets.begin(), failing.offsets.end(), fill.begin());
     std::vector<std::size_t> released(in.size(), 0);
-    const std::vector<ShardRows> shards = shard_rows(in, elements, copy_failing && !dense);
     for (std::size_t e = 0; e < element_count; ++e) {
       check_rows(e);
-      if (!shards.empty() && e % kCheckRange == 0) {
+      if (!shards.empty() && !dense && e % kCheckRange == 0) {
         copy_rows(shards, e, std::min(element_count, e + kCheckRange), offsets, row);
         image.write(std::span<const std::uint32_t>(row));
       }
@@ -497,7 +509,7 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
           release(c.offsets().subspan(released[i], e - released[i]));
           released[i] = e;
         }
-      if (!shards.empty()) continue;
+      if (!shards.empty() && !dense) continue;
       gather_row(in, elements, tests, e, row);
       if (!copy_failing)
         for (const auto t : row)
