@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <regex>
 #include <set>
 
 #include "dlfl/collect/runtime_collector.h"
@@ -57,6 +58,11 @@ class RuntimeCollector : public ::testing::Test {
   fs::path dir_;
 };
 
+// GoogleTest's words for Fixture.Fail's FAIL(): "FILE:LINE\nFailed\nMESSAGE".
+bool is_fixture_failure(const std::string& message) {
+  return std::regex_search(message, std::regex("rt_fixture\\.cpp:[0-9]+\nFailed\nan expected failure"));
+}
+
 // The whole fixture through `binary`: every outcome, partial coverage, nothing run twice.
 void expect_every_tests_coverage(const collect::RuntimeCollectOptions& o, const fs::path& ran_log) {
   const auto result = collect::collect_with_runtime(o);
@@ -83,11 +89,19 @@ void expect_every_tests_coverage(const collect::RuntimeCollectOptions& o, const 
   EXPECT_EQ(status("Fixture.DeathFast"), TestStatus::passed);
   EXPECT_EQ(status("Fixture.Exit"), TestStatus::failed);
   EXPECT_EQ(status("Fixture.Pass4"), TestStatus::passed);
+  // A crash's message: how the binary ended and the tail of its output, which is the
+  // test's own (GTEST_BRIEF leaves out the lines of the tests that passed before it).
+  for (const auto& t : s.tests())
+    if (t.name == "Fixture.Segv") {
+      EXPECT_EQ(t.message.rfind("killed by signal 11 (SIGSEGV)\n", 0), 0u) << t.message;
+      EXPECT_NE(t.message.find("the Segv test's own output"), std::string::npos) << t.message;
+      EXPECT_EQ(t.message.find("[       OK ] Fixture.Pass1"), std::string::npos) << t.message;
+    }
   // GoogleTest's words for the failure, "FILE:LINE\nMESSAGE", as its JSON report has them,
   // from the listener's messages file: kept although a later test ended the process.
   for (const auto& t : s.tests())
     if (t.name == "Fixture.Fail") {
-      EXPECT_NE(t.message.find("rt_fixture.cpp:56\nFailed\nan expected failure"), std::string::npos) << t.message;
+      EXPECT_TRUE(is_fixture_failure(t.message)) << t.message;
     }
 
   // Every test also has the static-initialisation coverage (probe 0: lines 1 and 100).
@@ -198,7 +212,7 @@ TEST_F(RuntimeCollector, WithoutTheListenersMessagesTheJsonReportGivesThem) {
   ASSERT_EQ(result.spectrum.test_count(), 3u);
   const TestCase& failed = result.spectrum.tests()[2];  // listing order: Pass1, Pass2, Fail
   EXPECT_EQ(failed.name, "Fixture.Fail");
-  EXPECT_NE(failed.message.find("rt_fixture.cpp:56\nFailed\nan expected failure"), std::string::npos) << failed.message;
+  EXPECT_TRUE(is_fixture_failure(failed.message)) << failed.message;
   EXPECT_EQ(lines_by_test(result.spectrum).at("Fixture.Fail"), (std::set<std::uint32_t>{1, 100, 106}));
 }
 
