@@ -7,8 +7,8 @@ binary, each calling 8 of the functions, the middle one failing), then measures 
 
   * `dlfl instrument -j1` vs `-j2`: translation units per second;
   * the plain (uninstrumented) run of the test binary vs the instrumented run recording a
-    snapshot (DLFL_RT_FILE) vs `dlfl collect --runtime --gtest` (listing, run, reading,
-    spectrum written);
+    snapshot (DLFL_RT_FILE) vs `dlfl collect --runtime --gtest` (listing, run with the
+    listener's failure messages, reading, spectrum written);
   * the snapshot's bytes vs its hit count (target: records <= 2 x hits x 4 + a fixed
     per-test header) and its fixed part;
   * the peak RSS of `dlfl collect` (VmHWM, polled) against the spectrum it wrote.
@@ -258,7 +258,8 @@ def main():
     say(f"  CPU (the stable number on a busy machine): plain {plain_cpu:.2f} s; instrumented {instr_cpu:.2f} s = "
         f"{instr_cpu / plain_cpu:.2f}x; collect (with its test process) {collect_cpu:.2f} s = "
         f"{collect_cpu / plain_cpu:.2f}x; per test {1e6 * plain_cpu / a.tests:.0f} us plain, "
-        f"{1e6 * (collect_cpu - plain_cpu) / a.tests:.0f} us added by collection")
+        f"{1e6 * (collect_cpu - plain_cpu) / a.tests:.0f} us added by collection "
+        f"({1e6 * (collect_cpu - instr_cpu) / a.tests:.0f} us over the instrumented run)")
     payload = record_bytes - headers
     verdict = "met" if record_bytes <= 2 * hits * 4 + headers else "MISSED"
     say(f"snapshot: {tests} tests, {hits} hits: records {record_bytes} B = payload {payload} B "
