@@ -2,7 +2,6 @@
 #include "dlfl/io/native_format.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <array>
@@ -109,10 +108,7 @@ Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {
   // Before the section table: a damaged table is reported as the damage it is.
   if (options.verify_checksum) NativeChecksum(map).verify();
   read_section_table(map);
-  Spectrum spectrum = native_spectrum(map, native_elements(map));
-  // After the checksum and the structural checks, which read the coverage ids again.
-  if (options.release_checked_pages) ::madvise(const_cast<char*>(map.data), map.size, MADV_DONTNEED);
-  return spectrum;
+  return native_spectrum(map, native_elements(map));
 }
 
 }  // namespace dlfl::io

@@ -64,12 +64,9 @@ struct NativeReadOptions {
   // file. The structure is validated on every read regardless (ids in range, offsets
   // monotone and bounded, no stray tail bits, string ids in the pool), so neither a
   // damaged nor a wrongly written file can cause out-of-bounds reads later.
+  // (dlfl merge does not read its inputs this way: it checks them piece by piece as it
+  // merges them, so that each page is read once; see lib/io/merge_input.h.)
   bool verify_checksum = true;
-  // Once the file is checked (checksum, structure), drop its pages from this process's
-  // memory (madvise MADV_DONTNEED; they are read again from the page cache when used):
-  // for readers that use a large file piece by piece, e.g. dlfl merge, whose memory must
-  // not grow with the inputs.
-  bool release_checked_pages = false;
 };
 
 // Maps the file (mmap PROT_READ, MAP_PRIVATE) and returns a Spectrum whose string pool,
