@@ -61,7 +61,7 @@ SpectrumOrigin merged_origin(const std::vector<Input>& in) {
 // ---- elements --------------------------------------------------------------------------
 
 bool same_element_table(const Spectrum& a, const Spectrum& b) {
-  // read_inputs gives inputs whose table is the first's byte for byte the first's table.
+  // An input whose table read_inputs found identical to the first's holds the first's.
   auto same_bytes = [](auto x, auto y) {
     return x.size() == y.size() &&
            (x.empty() || x.data() == y.data() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
@@ -389,11 +389,10 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     return i.spectrum.failing_coverage() != nullptr;
   });
 
-  // Native inputs' coverage is checked as it is read (merge_input.h), a range of elements
-  // ahead of its use, in element order; when the element tables differ, rows are read
-  // out of order: all of it now.
-  // Rows are checked a few thousand elements ahead, so that the ids of all inputs are
-  // still in cache when merged; pages are dropped in larger steps (one madvise each).
+  // Native inputs' coverage is checked as it is read (merge_input.h), in element order: a
+  // few thousand rows ahead of their use, so that all inputs' ids are still in cache when
+  // merged (pages are dropped in larger steps, one madvise each). When the element tables
+  // differ, rows are read out of order: all of it is checked now.
   constexpr std::size_t kCheckRange = 1 << 12, kReleaseRange = 1 << 16;
   if (!elements.shared_table)
     for (auto& i : in)
