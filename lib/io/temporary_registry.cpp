@@ -102,7 +102,10 @@ void forget_temporary(int slot) noexcept {
 
 void remove_stale_temporaries(const std::filesystem::path& target) noexcept {
   try {
-    const std::string prefix = "." + target.filename().string() + ".tmp-";
+    // Appended, not `"." + string`: g++ 12 -O3 warns falsely (-Wrestrict) on the latter.
+    std::string prefix = ".";
+    prefix += target.filename().string();
+    prefix += ".tmp-";
     const std::filesystem::path parent = target.parent_path().empty() ? "." : target.parent_path();
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(parent, ec)) {
