@@ -172,7 +172,8 @@ void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
     ++stats_.skipped;
     return;
   }
-  std::vector<std::uint32_t> elements;
+  std::vector<std::uint32_t>& elements = scratch_;  // reused: no allocation per test
+  elements.clear();
   elements_.elements_of(rec.probes, elements);
   if (rec.test.failed()) ++stats_.failing;
   if (rec.test.status == TestStatus::crashed) ++stats_.crashed;

@@ -96,6 +96,7 @@ class RuntimeSpectrumBuilder {
   ProbeElements elements_;
   RuntimeCollectStats stats_;
   std::vector<std::string> failing_without_, passing_without_;
+  std::vector<std::uint32_t> scratch_;  // the elements of the test being added
 };
 
 }  // namespace dlfl::collect
