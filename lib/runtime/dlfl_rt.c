@@ -28,7 +28,9 @@
 #include "dlfl_rt/dlfl_rt.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+/* DLFL_RT_SCALAR_SCAN: the portable scan only (the tests build it so, as CPUs without AVX2
+ * run it). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(DLFL_RT_SCALAR_SCAN)
 #include <immintrin.h>
 #define DLFL_RT_AVX2_SCAN 1
 #endif
