@@ -42,6 +42,11 @@ Language language_of_path(std::string_view path) noexcept;
 // the translation units that include it). Elements that already have a language keep it.
 void infer_languages(std::span<ElementRecord> elements, const StringPool& strings);
 
+// Whether infer_languages would change any element: readers copy a mapped element table
+// to infer only then (a file from before languages), not for elements whose extension no
+// inference knows (those stay unknown, and a 1M-element table is 32 MB).
+bool languages_to_infer(std::span<const ElementRecord> elements, const StringPool& strings);
+
 // How many elements each language has, for summaries: "cpp 1200, python 300, extrinsic 4"
 // (languages in enum order, absent ones left out; "none" for no elements).
 std::string language_counts(std::span<const ElementRecord> elements);

@@ -91,6 +91,21 @@ void infer_languages(std::span<ElementRecord> elements, const StringPool& string
       r.language = header;
 }
 
+bool languages_to_infer(std::span<const ElementRecord> elements, const StringPool& strings) {
+  constexpr std::uint8_t kNotYet = 0xff, kInferable = 1, kNot = 0;
+  std::vector<std::uint8_t> of_file;
+  for (const ElementRecord& r : elements) {
+    if (r.language != Language::unknown) continue;
+    if (r.kind == ElementKind::extrinsic) return true;
+    if (of_file.empty()) of_file.assign(strings.size(), kNotYet);
+    std::uint8_t& known = of_file[r.file];
+    if (known == kNotYet)
+      known = is_c_header(strings[r.file]) || language_of_path(strings[r.file]) != Language::unknown ? kInferable : kNot;
+    if (known == kInferable) return true;
+  }
+  return false;
+}
+
 std::string language_counts(std::span<const ElementRecord> elements) {
   std::array<std::size_t, kLastLanguage + 1> counts{};
   for (const ElementRecord& r : elements) ++counts[std::min<std::uint8_t>(static_cast<std::uint8_t>(r.language), kLastLanguage)];

@@ -142,9 +142,7 @@ NativeElements native_elements(const MappedNative& map) {
     const auto records = out.elements.span();
     const bool ids_in_pool = std::all_of(records.begin(), records.end(),
                                          [&](const ElementRecord& r) { return r.file < out.strings.size(); });
-    if (ids_in_pool && std::any_of(records.begin(), records.end(), [](const ElementRecord& r) {
-          return r.language == Language::unknown;
-        })) {
+    if (ids_in_pool && languages_to_infer(records, out.strings)) {
       std::vector<ElementRecord> inferred(records.begin(), records.end());
       infer_languages(inferred, out.strings);
       out.elements = Column<ElementRecord>(std::move(inferred));

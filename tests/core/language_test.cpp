@@ -66,6 +66,39 @@ TEST(Language, BuilderInfersLanguagesAndHeadersFollowTheSources) {
   EXPECT_EQ(language_counts({}), "none");
 }
 
+// Readers copy a mapped element table only when inference changes something: exactly when
+// infer_languages would.
+TEST(Language, LanguagesToInferIsWhetherInferenceChangesAnElement) {
+  StringPool strings;
+  const auto cpp = strings.intern("ops.cpp"), h = strings.intern("ops.h"), txt = strings.intern("notes.txt");
+  auto code = [](std::uint32_t file, Language language) {
+    ElementRecord r{};
+    r.kind = ElementKind::code;
+    r.file = file;
+    r.language = language;
+    return r;
+  };
+  ElementRecord extrinsic{};
+  extrinsic.kind = ElementKind::extrinsic;
+  const std::vector<std::vector<ElementRecord>> cases = {
+      {},
+      {code(cpp, Language::cpp), code(txt, Language::unknown)},  // what this dlfl writes
+      {code(txt, Language::unknown), code(txt, Language::unknown)},
+      {code(txt, Language::unknown), code(cpp, Language::unknown)},  // a file from before languages
+      {code(cpp, Language::cpp), code(h, Language::unknown)},
+      {code(cpp, Language::cpp), extrinsic},
+  };
+  const std::vector<bool> expected = {false, false, false, true, true, true};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::vector<ElementRecord> inferred = cases[i];
+    infer_languages(inferred, strings);
+    bool changed = false;
+    for (std::size_t e = 0; e < inferred.size(); ++e) changed |= inferred[e].language != cases[i][e].language;
+    EXPECT_EQ(languages_to_infer(cases[i], strings), expected[i]) << "case " << i;
+    EXPECT_EQ(changed, expected[i]) << "case " << i;
+  }
+}
+
 TEST(Language, CopiesSubsetsAndAggregatesKeepTheLanguage) {
   SpectrumBuilder b;
   b.add_element("wrap.py", 4, 4, "forward");
