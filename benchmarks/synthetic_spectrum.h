@@ -34,6 +34,9 @@ inline Spectrum synthetic_spectrum(const SyntheticShape& shape) {
     if (e % 50 == 0) records[e].function = strings.intern("fn" + std::to_string(e / 50));
     else records[e].function = records[e - 1].function;
     records[e].first_line = records[e].last_line = static_cast<std::uint32_t>(e % 1000 + 1);
+    // As collectors write them: a file without languages is one from an older dlfl, whose
+    // readers copy the element table to infer them.
+    records[e].language = Language::cpp;
   }
   std::vector<TestCase> tests(shape.tests);
   for (std::size_t t = 0; t < shape.tests; ++t) {

@@ -40,13 +40,6 @@ bool same_table_hashed(const MappedNative& map, const MappedNative& first, Nativ
 
 }  // namespace
 
-void release(const void* data, std::size_t bytes) {
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) & ~(page - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(page - 1);
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-}
-
 StreamedChecks::StreamedChecks(MappedNative map, std::unique_ptr<NativeChecksum> checksum)
     : map_(std::move(map)),
       checksum_(std::move(checksum)),

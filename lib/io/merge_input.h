@@ -60,13 +60,6 @@ struct Input {
 // in full here. Throws dlfl::Error naming the input.
 std::vector<Input> read_inputs(std::span<const std::filesystem::path> paths);
 
-// Drops the whole pages of `values` (a view of a read-only file mapping) from this
-// process's memory; they are read again from the page cache if used again. Keeps the
-// merge's memory bounded by the output, not by the inputs it has gone through.
-void release(const void* data, std::size_t bytes);
-template <class T>
-void release(std::span<const T> values) {
-  release(values.data(), values.size_bytes());
-}
+using native::release;  // drops consumed input pages: memory bounded by the output
 
 }  // namespace dlfl::io::merge

@@ -87,4 +87,13 @@ NativeElements native_elements(const MappedNative& map);
 // before it reads any id: only its first and last offsets are checked here.
 Spectrum native_spectrum(const MappedNative& map, NativeElements elements, bool check_coverage = true);
 
+// Drops the whole pages of `values` (a view of a read-only file mapping, as map_native
+// makes) from this process's memory; they are read again from the page cache if used
+// again. Never for writable or anonymous memory: its contents would be lost.
+void release(const void* data, std::size_t bytes);
+template <class T>
+void release(std::span<const T> values) {
+  release(values.data(), values.size_bytes());
+}
+
 }  // namespace dlfl::io::native

@@ -357,6 +357,31 @@ TEST(NativeFormat, OriginAndFailingRowsRoundTrip) {
             (std::vector<std::uint32_t>{0, 2}));
 }
 
+// With fractional outcomes the reader drops the failing rows' pages after checking them
+// (counts do not read them); they are still there, from the file, for whoever reads them.
+TEST(NativeFormat, FailingRowsStayReadableAfterTheReaderDropsTheirPages) {
+  TempDir dir;
+  SpectrumBuilder b;
+  constexpr std::uint32_t kElements = 20000;  // 80 KB per row: whole pages to drop
+  for (std::uint32_t e = 0; e < kElements; ++e) b.add_element("src/big.cpp", e + 1);
+  std::vector<std::uint32_t> all(kElements), evens;
+  for (std::uint32_t e = 0; e < kElements; ++e) {
+    all[e] = e;
+    if (e % 2 == 0) evens.push_back(e);
+  }
+  b.add_test(TestCase::fail("Big.Fails"), all);
+  b.add_test(TestCase::flaky("Big.Flaky", 1, 2), evens);
+  b.add_test(TestCase::pass("Big.Passes"), {1});
+  write_native(std::move(b).finish(), dir / "big.dlfl");
+  const Spectrum back = read_native(dir / "big.dlfl");
+  ASSERT_FALSE(back.binary_outcomes());
+  ASSERT_NE(back.failing_coverage(), nullptr);
+  const FailingCoverage& rows = *back.failing_coverage();
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(std::vector<std::uint32_t>(rows.row(0).begin(), rows.row(0).end()), all);
+  EXPECT_EQ(std::vector<std::uint32_t>(rows.row(1).begin(), rows.row(1).end()), evens);
+}
+
 TEST(NativeFormat, SectionOutOfBoundsIsReported) {
   TempDir dir;
   write_native(flaky_spectrum(), dir / "s.dlfl");
