@@ -11,6 +11,17 @@
 namespace dlfl::graph {
 namespace {
 
+// Spectrum functions by key; found by string_view (no copy per graph function).
+struct KeyHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+using KeyIndex = std::unordered_map<std::string, std::vector<std::uint32_t>, KeyHash, std::equal_to<>>;
+
+// Nothing for function_key to strip (no template arguments, parameters, qualifiers,
+// return type or clone suffix): most names of the instrumenter's own graphs.
+bool key_is_name(std::string_view name) { return name.find_first_of("<( &") == std::string_view::npos; }
+
 bool is_operator_symbol(char c) { return std::string_view("+-*/%^&|~!=<>,[]").find(c) != std::string_view::npos; }
 bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -36,8 +47,7 @@ bool strip_trailing_qualifier(std::string& s) {
 // function joins the graph lambda of the same outer function with the largest LINE at or
 // above its first line (the lambda written last before its code starts); nested lambdas
 // compare the innermost LINE. Adds the joined keys to `by_key`.
-void join_gcov_lambdas(const Spectrum& functions, const CallGraphStorage& g,
-                       std::unordered_map<std::string, std::vector<std::uint32_t>>& by_key) {
+void join_gcov_lambdas(const Spectrum& functions, const CompactCallGraph& g, KeyIndex& by_key) {
   constexpr std::string_view gcov_lambda = "::{lambda", graph_lambda = "::lambda@";
   std::vector<std::pair<std::string, std::uint32_t>> pending;  // (outer key, function)
   for (const auto& [key, list] : by_key)
@@ -45,8 +55,9 @@ void join_gcov_lambdas(const Spectrum& functions, const CallGraphStorage& g,
       for (const auto f : list) pending.emplace_back(key.substr(0, at), f);
   if (pending.empty()) return;
   std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, std::string>>> lambdas;  // outer -> (LINE, key)
-  for (auto [v, end] = boost::vertices(g); v != end; ++v) {
-    std::string key = function_key(g[*v].name);
+  for (std::size_t v = 0; v < g.function_count(); ++v) {
+    if (g.names[v].find("lambda@") == std::string_view::npos) continue;
+    std::string key = function_key(g.names[v]);
     const auto first = key.find(graph_lambda), last = key.rfind("lambda@");
     if (first == std::string::npos) continue;
     const std::string_view digits = std::string_view(key).substr(last + 7);
@@ -72,6 +83,7 @@ void join_gcov_lambdas(const Spectrum& functions, const CallGraphStorage& g,
 }  // namespace
 
 std::string function_key(std::string_view name) {
+  if (key_is_name(name)) return std::string(name);
   if (const auto clone = name.find(" [clone"); clone != std::string_view::npos) name = name.substr(0, clone);
   std::string out;
   int angle = 0, paren = 0;
@@ -106,26 +118,31 @@ std::string function_key(std::string_view name) {
 }
 
 FunctionGraph join_functions(const Spectrum& elements, const CallGraph& graph) {
+  return join_functions(elements, compact_call_graph(graph));
+}
+
+FunctionGraph join_functions(const Spectrum& elements, const CompactCallGraph& graph) {
   FunctionGraph result;
   result.functions = aggregate(elements, Granularity::function);
   const Spectrum& functions = result.functions.spectrum;
   const std::size_t n = functions.element_count();
 
-  // Graph vertex -> the spectrum functions with its key (one name can be defined in
+  // Graph function -> the spectrum functions with its key (one name can be defined in
   // several files: static helpers, overloads).
-  std::unordered_map<std::string, std::vector<std::uint32_t>> by_key;
+  KeyIndex by_key;
   for (std::size_t f = 0; f < n; ++f) {
     const auto name = functions.function(f);
     if (!name.empty()) by_key[function_key(name)].push_back(static_cast<std::uint32_t>(f));
   }
-  const auto& g = graph.storage();
-  join_gcov_lambdas(functions, g, by_key);
-  std::vector<const std::vector<std::uint32_t>*> of_vertex(boost::num_vertices(g), nullptr);
+  join_gcov_lambdas(functions, graph, by_key);
+  const std::size_t vertices = graph.function_count();
+  std::vector<const std::vector<std::uint32_t>*> of_vertex(vertices, nullptr);
   std::vector<bool> joined(n, false);
-  for (auto [v, end] = boost::vertices(g); v != end; ++v) {
-    const auto it = by_key.find(function_key(g[*v].name));
+  for (std::size_t v = 0; v < vertices; ++v) {
+    const std::string_view name = graph.names[v];
+    const auto it = key_is_name(name) ? by_key.find(name) : by_key.find(function_key(name));
     if (it == by_key.end()) continue;
-    of_vertex[*v] = &it->second;
+    of_vertex[v] = &it->second;
     for (const auto f : it->second) joined[f] = true;
   }
   result.joined = static_cast<std::size_t>(std::count(joined.begin(), joined.end(), true));
@@ -134,16 +151,19 @@ FunctionGraph join_functions(const Spectrum& elements, const CallGraph& graph) {
                 " functions is a function of the spectrum (a graph of another build?)");
 
   std::vector<std::vector<std::uint32_t>> callees(n), callers(n);
-  for (auto [e, end] = boost::edges(g); e != end; ++e) {
-    const auto* from = of_vertex[boost::source(*e, g)];
-    const auto* to = of_vertex[boost::target(*e, g)];
-    if (!from || !to) continue;
-    for (const auto a : *from)
-      for (const auto b : *to)
-        if (a != b) {
-          callees[a].push_back(b);
-          callers[b].push_back(a);
-        }
+  for (std::size_t v = 0; v < vertices; ++v) {
+    const auto* from = of_vertex[v];
+    if (!from) continue;
+    for (auto k = graph.callee_offsets[v]; k < graph.callee_offsets[v + 1]; ++k) {
+      const auto* to = of_vertex[graph.callees[k]];
+      if (!to) continue;
+      for (const auto a : *from)
+        for (const auto b : *to)
+          if (a != b) {
+            callees[a].push_back(b);
+            callers[b].push_back(a);
+          }
+    }
   }
   auto flatten = [](std::vector<std::vector<std::uint32_t>>& lists, std::vector<std::uint64_t>& offsets,
                     std::vector<std::uint32_t>& flat) {

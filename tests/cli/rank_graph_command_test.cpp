@@ -67,6 +67,25 @@ TEST(RankPropagate, NeighborsAndPrflRankFunctionsThenLines) {
   }
 }
 
+TEST(RankPropagate, SecondRunReadsTheCachedGraphAndRanksAlike) {
+  TempDir dir("rank-graph-cache");
+  const std::string graph = "dlfl-call-graph\t1\nfunction\tcross_entropy\tsrc/ops/loss.cpp\t38\n"
+                            "function\tsoftmax\tsrc/ops/softmax.cpp\t18\ncall\tcross_entropy\tsoftmax\tdirect\n";
+  write_file(dir / "g.tsv", graph);
+  const std::string command = "rank " + kExample + " --propagate neighbors --format csv --call-graph " + (dir / "g.tsv").string();
+  const RunResult first = run_dlfl(command);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_TRUE(std::filesystem::exists(dir / "g.tsv.cache"));
+  const RunResult second = run_dlfl(command);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.out, first.out);
+  // The file changes: the cache is not believed, the new graph is read (and a bad one fails).
+  write_file(dir / "g.tsv", graph + "call\tsoftmax\tghost\tdirect\n");
+  const RunResult changed = run_dlfl(command);
+  EXPECT_EQ(changed.exit_code, 2);
+  EXPECT_THAT(changed.err, HasSubstr("g.tsv:5: call to unknown function 'ghost'"));
+}
+
 TEST(RankPropagate, BadGraphInputIsAOneLineErrorWithExitCode2) {
   TempDir dir("rank-graph-bad");
   const RunResult missing = run_dlfl("rank " + kExample + " --propagate prfl");
@@ -83,6 +102,14 @@ TEST(RankPropagate, BadGraphInputIsAOneLineErrorWithExitCode2) {
   const RunResult dangling = run_dlfl("rank " + kExample + " --propagate prfl --call-graph " + (dir / "dangling.tsv").string());
   EXPECT_EQ(dangling.exit_code, 2);
   EXPECT_THAT(dangling.err, HasSubstr((dir / "dangling.tsv").string() + ":3: call to unknown function 'nowhere'"));
+
+  // A malformed record: FILE:LINE in one line, and no cache of the file left behind.
+  write_file(dir / "malformed.tsv", "dlfl-call-graph\t1\nfunction\tsoftmax\ts.cpp\t1\ncall\tsoftmax\tsoftmax\n");
+  const RunResult malformed = run_dlfl("rank " + kExample + " --propagate neighbors --call-graph " + (dir / "malformed.tsv").string());
+  EXPECT_EQ(malformed.exit_code, 2);
+  EXPECT_EQ(malformed.err, "dlfl: error: " + (dir / "malformed.tsv").string() +
+                               ":3: malformed call record (expected call<TAB>CALLER<TAB>CALLEE<TAB>KIND)\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "malformed.tsv.cache"));
 
   // A cycle is normal; an empty graph ranks with a warning.
   write_file(dir / "cycle.tsv", "dlfl-call-graph\t1\nfunction\tsoftmax\ts.cpp\t1\nfunction\tTensor::at\tt.cpp\t1\n"

@@ -11,6 +11,7 @@
 #include "dlfl/counts.h"
 #include "dlfl/error.h"
 #include "dlfl/formula.h"
+#include "dlfl/graph/call_graph_cache.h"
 #include "dlfl/graph/call_graph_format.h"
 #include "dlfl/graph/propagation.h"
 #include "dlfl/io/ranking_writer.h"
@@ -59,7 +60,8 @@ Technique load_technique(const RankOptions& o, const Spectrum& elements) {
   if (o.call_graph.empty())
     throw Error("--propagate " + o.propagate + " needs --call-graph FILE (`dlfl instrument` writes OUT/" +
                 graph::kCallGraphFileName + "; `dlfl callgraph -p BUILD_DIR -o FILE` makes one)");
-  const graph::CallGraph calls = graph::read_call_graph(o.call_graph);
+  // Through FILE.cache: parsing a large text graph on every run costs more than ranking.
+  const graph::CompactCallGraph calls = graph::read_call_graph_cached(o.call_graph);
   if (calls.empty()) warn(o.call_graph + ": the call graph is empty; propagation only sees the spectrum");
   try {
     t.functions = graph::join_functions(elements, calls);
@@ -207,7 +209,8 @@ void add_rank_command(CLI::App& app) {
                   "Use the call graph: prfl (PageRank-weighted spectrum, Zhang et al. ISSTA 2017) or neighbors "
                   "(callers/callees lift a function); functions rank first, then their lines")
       ->check(CLI::IsMember({"prfl", "neighbors"}));
-  cmd->add_option("--call-graph", o->call_graph, "Call graph file for --propagate (dlfl instrument's dlfl-callgraph.tsv)");
+  cmd->add_option("--call-graph", o->call_graph, "Call graph file for --propagate (dlfl instrument's dlfl-callgraph.tsv); its binary form is "
+                  "cached beside it as FILE.cache, rebuilt when FILE changes");
   cmd->add_option("--multi-fault", o->multi_fault,
                   "Multi-fault ranking: flitsr (Callaghan and Fischer, ISSTA 2023): each fault's best element rises")
       ->check(CLI::IsMember({"flitsr"}));

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 #include "dlfl/graph/call_graph.h"
+#include "dlfl/graph/compact_call_graph.h"
 
 namespace dlfl::graph {
 
@@ -19,6 +22,9 @@ namespace dlfl::graph {
 // unreadable file; write_call_graph writes atomically and throws dlfl::Error on failure.
 void write_call_graph(const CallGraph& graph, const std::filesystem::path& path);
 CallGraph read_call_graph(const std::filesystem::path& path);
+// The graph in a call graph file's `text` (read_file_bytes of it), errors naming `where`
+// as read_call_graph's do. O(text), no allocation per record.
+CompactCallGraph parse_call_graph(std::string_view text, const std::string& where);
 
 // The file name `dlfl instrument` writes next to kProbeMapFileName.
 inline constexpr const char* kCallGraphFileName = "dlfl-callgraph.tsv";

@@ -8,6 +8,7 @@
 
 #include "dlfl/aggregate.h"
 #include "dlfl/graph/call_graph.h"
+#include "dlfl/graph/compact_call_graph.h"
 #include "dlfl/spectrum.h"
 
 namespace dlfl::graph {
@@ -34,6 +35,7 @@ struct FunctionGraph {
 // and graph functions the spectrum lacks are left out (calls through them are not
 // followed). Throws dlfl::Error when the graph has functions but none joins (a graph of
 // another program, or names of another producer).
+FunctionGraph join_functions(const Spectrum& elements, const CompactCallGraph& graph);
 FunctionGraph join_functions(const Spectrum& elements, const CallGraph& graph);
 
 }  // namespace dlfl::graph
