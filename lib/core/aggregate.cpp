@@ -69,6 +69,9 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
   std::vector<ElementRecord> groups;
   std::vector<std::uint32_t> group_of(n);
   if (granularity == Granularity::block) group_blocks(spectrum, group_of, groups);
+  bool have_last = false;
+  std::pair<StringId, StringId> last_key;
+  std::uint32_t last_group = 0;
   for (std::size_t e = 0; e < n; ++e) {
     const ElementRecord& r = spectrum.element(e);
     if (r.kind == ElementKind::extrinsic) {
@@ -78,21 +81,28 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
     }
     if (granularity == Granularity::block) continue;
     const StringId function = granularity == Granularity::function ? r.function : 0;
-    auto [it, added] = group_index.try_emplace({r.file, function}, static_cast<std::uint32_t>(groups.size()));
-    if (added) {
-      ElementRecord g;
-      g.file = r.file;
-      g.function = function;
-      g.first_line = r.first_line;
-      g.last_line = r.last_line;
-      g.language = r.language;
-      groups.push_back(g);
-    } else {
-      ElementRecord& g = groups[it->second];
-      if (r.first_line != 0 && (g.first_line == 0 || r.first_line < g.first_line)) g.first_line = r.first_line;
-      g.last_line = std::max(g.last_line, r.last_line);
+    // A function's (a file's) lines are usually listed together: a run of one group
+    // costs no tree lookup per element.
+    const std::pair key{r.file, function};
+    if (!have_last || last_key != key) {
+      auto [it, added] = group_index.try_emplace(key, static_cast<std::uint32_t>(groups.size()));
+      if (added) {
+        ElementRecord g;
+        g.file = r.file;
+        g.function = function;
+        g.first_line = r.first_line;
+        g.last_line = r.last_line;
+        g.language = r.language;
+        groups.push_back(g);
+      }
+      have_last = true;
+      last_key = key;
+      last_group = it->second;
     }
-    group_of[e] = it->second;
+    ElementRecord& g = groups[last_group];
+    if (r.first_line != 0 && (g.first_line == 0 || r.first_line < g.first_line)) g.first_line = r.first_line;
+    g.last_line = std::max(g.last_line, r.last_line);
+    group_of[e] = last_group;
   }
 
   // A group's tests are the union of its members' tests: list members per group
@@ -118,8 +128,15 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
     const auto fill = [&](std::size_t first, std::size_t last) {
       for (std::size_t g = first; g < last; ++g) {
         std::uint64_t* row = bits.data() + g * words;
-        for (std::uint64_t m = member_offsets[g]; m < member_offsets[g + 1]; ++m)
-          for (const std::uint32_t t : cov.tests_of(members[m])) row[t >> 6] |= std::uint64_t{1} << (t & 63);
+        for (std::uint64_t m = member_offsets[g]; m < member_offsets[g + 1]; ++m) {
+          if (cov.is_dense()) {
+            for (const std::uint32_t t : cov.tests_of(members[m])) row[t >> 6] |= std::uint64_t{1} << (t & 63);
+            continue;
+          }
+          // The ids themselves, not CoveringTests' iterator (a form test per id): this
+          // loop runs once per covered pair, 100M times at 1M lines x 10k tests.
+          for (const std::uint32_t t : cov.sparse_tests_of(members[m])) row[t >> 6] |= std::uint64_t{1} << (t & 63);
+        }
       }
     };
     // Rows are disjoint: a large matrix is split between two threads at half the members

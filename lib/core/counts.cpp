@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "counts_kernel.h"
+#include "popcnt_clones.h"
 
 namespace dlfl {
 namespace {
@@ -84,15 +85,6 @@ void sparse_counts(const Spectrum& s, std::size_t first, std::size_t last, unsig
   else
     gather_counts<double, double>(s, first, last, threads, w.data(), 1.0, ef, ep);
 }
-
-// The popcount instruction is not in the x86-64 baseline the library is built for, and
-// std::popcount's portable fallback is ~5x slower: clone the dense rows for CPUs that
-// have it (picked once, at load time).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define DLFL_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#else
-#define DLFL_POPCNT_CLONES
-#endif
 
 // ef and ep of `count` dense rows of `words` words each, from `bits` on.
 DLFL_POPCNT_CLONES

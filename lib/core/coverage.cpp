@@ -5,14 +5,24 @@
 #include <string>
 
 #include "dlfl/error.h"
+#include "popcnt_clones.h"
 
 namespace dlfl {
+namespace {
+
+// Set bits of `count` words: the nnz of dense coverage (25 MB for a 20k x 10k union).
+DLFL_POPCNT_CLONES
+std::size_t popcount_words(const std::uint64_t* words, std::size_t count) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < count; ++i) n += static_cast<std::size_t>(std::popcount(words[i]));
+  return n;
+}
+
+}  // namespace
 
 std::size_t CoveringTests::size() const noexcept {
   if (!dense_) return ids_.size();
-  std::size_t n = 0;
-  for (auto w : bits_) n += static_cast<std::size_t>(std::popcount(w));
-  return n;
+  return popcount_words(bits_.data(), bits_.size());
 }
 
 bool CoveringTests::empty() const noexcept {
@@ -97,12 +107,10 @@ Coverage Coverage::dense(std::size_t tests, std::size_t elements, Column<std::ui
   c.offsets_ = Column<std::uint64_t>();
   // Bits past the last test would count as coverage by tests that do not exist.
   const std::uint64_t tail_mask = tests % 64 ? ~((std::uint64_t{1} << (tests % 64)) - 1) : 0;
-  for (std::size_t e = 0; e < elements && words > 0; ++e) {
-    const auto row = c.bits(e);
-    if (validate && (row[words - 1] & tail_mask))
+  for (std::size_t e = 0; validate && e < elements && words > 0; ++e)
+    if (c.bits(e)[words - 1] & tail_mask)
       throw Error("coverage: element " + std::to_string(e) + " is covered by a test past the last");
-    for (auto w : row) c.nnz_ += static_cast<std::size_t>(std::popcount(w));
-  }
+  c.nnz_ = popcount_words(c.bits_.data(), c.bits_.size());
   return c;
 }
 

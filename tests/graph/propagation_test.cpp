@@ -149,6 +149,18 @@ TEST(Lexicographic, PrimaryThenSecondaryWithExactTies) {
   EXPECT_GT(s[1], s[0]);
   EXPECT_GT(s[0], s[2]);
   EXPECT_EQ(s[0], s[3]);
+  // An undefined (NaN) score ranks below every number, -0 ties with 0, and equal pairs
+  // get equal ordinals whatever their count.
+  Eigen::ArrayXd p2(5), s2(5);
+  p2 << std::nan(""), -1, 0.0, -0.0, std::nan("");
+  s2 << 5, 0, 1, 1, 5;
+  const Eigen::ArrayXd o = lexicographic_scores(p2, s2);
+  EXPECT_EQ(o[0], o[4]);
+  EXPECT_LT(o[0], o[1]);
+  EXPECT_LT(o[1], o[2]);
+  EXPECT_EQ(o[2], o[3]);
+  // Dense ranks: 3 distinct primaries x 3 distinct secondaries.
+  EXPECT_EQ(o[2], 2.0 * 3 + 1);
 }
 
 }  // namespace
