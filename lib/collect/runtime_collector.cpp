@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -97,12 +99,51 @@ std::string tail(const std::string& text, std::size_t n) {
   return text.size() <= n ? text : "..." + text.substr(text.size() - n);
 }
 
+// The probe map and the spectrum's elements, made on a second thread while the tests run:
+// a framework's map (10^5 sites, megabytes of text) takes tens of milliseconds to parse,
+// which would otherwise add to the wall time of every collection.
+struct PreparedMap {
+  instrument::ProbeMap map;
+  RuntimeSpectrumBuilder spectrum;
+  explicit PreparedMap(const RuntimeCollectOptions& o)
+      : map(instrument::read_probe_map(o.probe_map)), spectrum(map, o.absolute_paths, o.paths) {}
+};
+
+// Starts preparing the map; `failed` becomes true as soon as that fails, so that a run can
+// be cut short instead of a bad map being reported only after the whole suite.
+std::future<std::unique_ptr<PreparedMap>> prepare_map(const RuntimeCollectOptions& o, std::atomic<bool>& failed) {
+  // A map that cannot even be opened is reported before anything runs, as before.
+  if (!std::ifstream(o.probe_map)) (void)instrument::read_probe_map(o.probe_map);
+  return std::async(std::launch::async, [&o, &failed] {
+    try {
+      return std::make_unique<PreparedMap>(o);
+    } catch (...) {
+      failed = true;
+      throw;
+    }
+  });
+}
+
 }  // namespace
 
 RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   const auto started = Clock::now();
-  const instrument::ProbeMap map = instrument::read_probe_map(o.probe_map);
-  RuntimeSpectrumBuilder spectrum(map, o.absolute_paths, o.paths);
+  std::atomic<bool> map_failed{false};
+  auto map_future = prepare_map(o, map_failed);
+  std::unique_ptr<PreparedMap> prepared;
+  std::exception_ptr map_error;
+  // Waits for the map (and rethrows its error, every time) the first time it is needed.
+  const auto ready = [&]() -> PreparedMap& {
+    if (!prepared && !map_error) {
+      try {
+        prepared = map_future.get();
+      } catch (...) {
+        map_error = std::current_exception();
+      }
+    }
+    if (map_error) std::rethrow_exception(map_error);
+    return *prepared;
+  };
 
   const WorkDir work(o.work_dir, o.keep_work);
   // The listing run writes no snapshot: DLFL_RT_FILE is not set for it. A listener that
@@ -138,7 +179,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   std::size_t added = 0;
   const auto add_ready = [&] {
     for (auto it = records.end(); added < listed.size() && (it = records.find(listed[added])) != records.end(); ++added) {
-      spectrum.add(std::move(it->second));
+      ready().spectrum.add(std::move(it->second));
       records.erase(it);
     }
   };
@@ -209,74 +250,26 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     spec.stdout_limit = 16 * 1024;
     spec.output_interval = std::chrono::milliseconds(5);
 
-    // The watchdog: checks every 10 ms which test runs (from the snapshot file's live slot,
-    // a few bytes) and kills the whole process group through `cancel` when one exceeds the
-    // limit or on interrupt. It waits on a condition, so the run's end stops it at once.
-    std::atomic<bool> cancel{false}, timed_out{false};
-    std::mutex finish_mutex;
-    std::condition_variable finish_signal;
-    bool finished = false;
-    std::thread watchdog([&] {
-      const auto limit_ns = static_cast<std::uint64_t>(o.timeout.count()) * 1000000ULL;
-      std::unique_lock lock(finish_mutex);
-      while (!finish_signal.wait_for(lock, std::chrono::milliseconds(10), [&] { return finished; })) {
-        if (o.interrupt && o.interrupt->load()) cancel = true;
-        if (limit_ns) {
-          const auto running = running_test(snapshot_path);
-          if (running && monotonic_ns() - running->begin_ns > limit_ns) {
-            timed_out = true;
-            cancel = true;
-          }
-        }
-      }
-    });
-    const auto stop_watchdog = [&] {
-      {
-        const std::lock_guard lock(finish_mutex);
-        finished = true;
-      }
-      finish_signal.notify_one();
-      watchdog.join();
-    };
-    ProcessResult process;
-    try {
-      process = run_process(spec, &cancel);
-    } catch (...) {
-      stop_watchdog();
-      throw;
-    }
-    stop_watchdog();
-    if (o.interrupt && o.interrupt->load()) throw Error("interrupted");
-
-    // gtest death tests re-execute the binary, which writes PATH.PID: their coverage
-    // belongs to the test of the same name.
+    // Filled in after the run (the tests streamed during it need none of them: see below).
     std::map<std::string, std::vector<std::uint32_t>> child_probes;
-    for (const auto& entry : fs::directory_iterator(work.path())) {
-      const std::string f = entry.path().filename().string();
-      if (f.rfind(snapshot_path.filename().string() + ".", 0) != 0) continue;
-      try {
-        for (auto& s : read_runtime_snapshot(entry.path()).tests)
-          child_probes[s.name].insert(child_probes[s.name].end(), s.probes.begin(), s.probes.end());
-      } catch (const Error& e) {
-        result.warnings.push_back(std::string("ignoring a child process snapshot: ") + e.what());
-      }
-    }
     RuntimeMessages messages;
-    if (listener_messages && fs::exists(messages_path)) {
-      try {
-        messages = read_runtime_messages(messages_path);
-      } catch (const Error& e) {
-        result.warnings.push_back(std::string("failure messages left out: ") + e.what());
-      }
-    }
+    RuntimeMessagesReader messages_reader;
+    bool messages_failed = false;
     std::string report;
-    if (fs::exists(report_path)) {
-      std::ifstream in(report_path);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      report = ss.str();
-    }
+    ProcessResult process;
+    std::atomic<bool> cancel{false}, timed_out{false};
 
+    // Streamed tests (read while their process ran) lack its outside coverage until it ends;
+    // the spectrum holds them back (staging) and these wait in `records`.
+    bool in_poll = false;
+    std::unordered_set<std::string> awaiting_outside;
+    const auto add_outside = [&](const std::vector<std::uint32_t>& outside) {
+      for (const auto& name : awaiting_outside)
+        if (auto r = records.find(name); r != records.end())
+          r->second.probes.insert(r->second.probes.end(), outside.begin(), outside.end());
+      awaiting_outside.clear();
+      if (prepared && prepared->spectrum.staging()) prepared->spectrum.flush_staged(outside);
+    };
     const std::unordered_set<std::string> pending(group.begin(), group.end());
     std::unordered_map<std::string, unsigned> runs_here;  // slots of this process per test
     std::size_t slots = 0;
@@ -285,6 +278,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     const auto check = [&](const RuntimeSnapshot& snap) {
       if (checked) return;
       checked = true;
+      const instrument::ProbeMap& map = ready().map;
       if (snap.map_id && map.id && snap.map_id != map.id)
         throw Error(o.gtest_binary.string(), 0,
                     "was instrumented with another probe map than " + o.probe_map.string() +
@@ -295,12 +289,14 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     // snapshot is never held whole.
     const auto on_slot = [&](const RuntimeSnapshot& snap, RuntimeSlot&& slot) {
       check(snap);
+      if (!in_poll) add_outside(o.include_outside_tests ? snap.outside : std::vector<std::uint32_t>{});
       if (!pending.count(slot.name) || runs_here[slot.name] >= iterations) {
         result.warnings.push_back("the binary ran an unexpected test '" + slot.name + "'; ignored");
         return;
       }
       ++runs_here[slot.name];
       ++slots;
+      if (in_poll) ++result.stats.streamed;
       const std::string name = slot.name;
       const bool ended = slot.state == DLFL_RT_SLOT_ENDED;
       const std::uint64_t begin_ns = slot.begin_ns;
@@ -335,13 +331,136 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
                                   "; recorded as failing with the coverage it reached");
       }
       add_run(name, std::move(rec));
+      if (in_poll && o.include_outside_tests) awaiting_outside.insert(name);
       add_ready();
+      if (in_poll) awaiting_outside.erase(name);  // added: it is staged now
     };
+    // Reading the snapshot while the tests run hides that work behind the run: the ended
+    // tests' records are complete up to the header's records_end, and a failing test's
+    // message is written before its record. Not done when the tests need what only the end
+    // tells: a child process's snapshot (death tests), messages from GoogleTest's JSON
+    // report (an older listener), or several runs of a test (--repeat). The outside
+    // coverage joins the streamed tests at the end (add_outside).
+    RuntimeSnapshotTail snapshot_tail(snapshot_path);
+    bool streaming = listener_messages && o.repeat == 1;
+    std::exception_ptr streaming_error;
+    const auto read_messages = [&] {
+      if (messages_failed || !fs::exists(messages_path)) return;
+      try {
+        messages_reader.read_more(messages_path, messages);
+      } catch (const Error& e) {
+        messages_failed = true;
+        result.warnings.push_back(std::string("failure messages left out: ") + e.what());
+      }
+    };
+    // Checked after the header that bounds the records handed is read: a child writes its
+    // file before the test that started it ends.
+    const auto no_child_snapshot = [&] {
+      const std::string prefix = snapshot_path.filename().string() + ".";
+      std::error_code ec;
+      bool none = true;
+      for (fs::directory_iterator it(work.path(), ec), end; none && !ec && it != end; it.increment(ec))
+        none = !it->path().filename().string().starts_with(prefix);
+      if (!none || ec) streaming = false;  // the rest is read after the run
+      return streaming;
+    };
+    const auto stream = [&] {
+      if (!streaming ||
+          (map_future.valid() && map_future.wait_for(std::chrono::seconds(0)) != std::future_status::ready))
+        return;
+      try {
+        if (o.include_outside_tests && !ready().spectrum.staging()) ready().spectrum.start_staging();
+      } catch (...) {
+        streaming = false;  // rethrown after the run
+        return;
+      }
+      in_poll = true;
+      try {
+        snapshot_tail.poll(
+            [&](const RuntimeSnapshot& snap, RuntimeSlot&& slot) {
+              const auto m = messages.find(slot.name);
+              if (slot.outcome != DLFL_RT_PASSED && slot.outcome != DLFL_RT_SKIPPED &&
+                  (m == messages.end() || m->second.empty()))
+                read_messages();
+              on_slot(snap, std::move(slot));
+            },
+            no_child_snapshot);
+        in_poll = false;
+      } catch (...) {
+        in_poll = false;
+        streaming = false;
+        streaming_error = std::current_exception();
+        cancel = true;
+      }
+    };
+
+    // The watchdog: checks every 10 ms which test runs (from the snapshot file's live slot,
+    // a few bytes) and kills the whole process group through `cancel` when one exceeds the
+    // limit or on interrupt; and reads the ended tests (stream). It waits on a condition, so
+    // the run's end stops it at once.
+    std::mutex finish_mutex;
+    std::condition_variable finish_signal;
+    bool finished = false;
+    std::thread watchdog([&] {
+      const auto limit_ns = static_cast<std::uint64_t>(o.timeout.count()) * 1000000ULL;
+      std::unique_lock lock(finish_mutex);
+      while (!finish_signal.wait_for(lock, std::chrono::milliseconds(10), [&] { return finished; })) {
+        if ((o.interrupt && o.interrupt->load()) || map_failed) cancel = true;
+        if (limit_ns) {
+          const auto running = running_test(snapshot_path);
+          if (running && monotonic_ns() - running->begin_ns > limit_ns) {
+            timed_out = true;
+            cancel = true;
+          }
+        }
+        stream();
+      }
+    });
+    const auto stop_watchdog = [&] {
+      {
+        const std::lock_guard lock(finish_mutex);
+        finished = true;
+      }
+      finish_signal.notify_one();
+      watchdog.join();
+    };
+    try {
+      process = run_process(spec, &cancel);
+    } catch (...) {
+      stop_watchdog();
+      throw;
+    }
+    stop_watchdog();
+    if (o.interrupt && o.interrupt->load()) throw Error("interrupted");
+    (void)ready();  // a bad map's error, once the run is over
+    if (streaming_error) std::rethrow_exception(streaming_error);
+
+    // gtest death tests re-execute the binary, which writes PATH.PID: their coverage
+    // belongs to the test of the same name.
+    for (const auto& entry : fs::directory_iterator(work.path())) {
+      const std::string f = entry.path().filename().string();
+      if (f.rfind(snapshot_path.filename().string() + ".", 0) != 0) continue;
+      try {
+        for (auto& s : read_runtime_snapshot(entry.path()).tests)
+          child_probes[s.name].insert(child_probes[s.name].end(), s.probes.begin(), s.probes.end());
+      } catch (const Error& e) {
+        result.warnings.push_back(std::string("ignoring a child process snapshot: ") + e.what());
+      }
+    }
+    read_messages();
+    if (fs::exists(report_path)) {
+      std::ifstream in(report_path);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      report = ss.str();
+    }
+
     RuntimeSnapshot snap;  // the header and outside coverage; the tests went to on_slot
     if (fs::exists(snapshot_path)) {
-      snap = read_runtime_snapshot(snapshot_path, on_slot);
+      snap = snapshot_tail.finish(on_slot);
       check(snap);
     }
+    add_outside(o.include_outside_tests ? snap.outside : std::vector<std::uint32_t>{});
     if (slots == 0 && process.end == ProcessEnd::exited && process.exit_code == 0) {
       if (!fs::exists(snapshot_path) && run == 0)
         throw Error(o.gtest_binary.string(), 0,
@@ -381,7 +500,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
 
   add_ready();
   if (o.progress) o.progress->finish();
-  spectrum.finish(result);
+  ready().spectrum.finish(result);
   if (o.keep_work) result.work_dir = work.path();
   result.stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return result;

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "dlfl/error.h"
@@ -37,6 +38,15 @@ class ReadOnlyFile {
   ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
 
   std::uint64_t size() const { return size_; }
+  // For a file still being written: reads its size again and forgets the bytes read ahead.
+  void refresh() {
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0) size_ = static_cast<std::uint64_t>(st.st_size);
+    window_.clear();
+    window_at_ = 0;
+  }
+  // Exactly `bytes` at `offset`, read now (not from the bytes read ahead).
+  void read_direct(void* to, std::uint64_t bytes, std::uint64_t offset) const { read_exactly(to, bytes, offset); }
   const std::string& name() const { return name_; }
 
   // Exactly `bytes` at `offset`, which the caller checked lie inside size(). Small reads
@@ -139,34 +149,46 @@ std::vector<std::uint32_t> decode(const dlfl_rt_record_header& r, const std::vec
 
 }  // namespace
 
-RuntimeSnapshot read_runtime_snapshot(const fs::path& path,
-                                      const std::function<void(const RuntimeSnapshot&, RuntimeSlot&&)>& on_test) {
-  const ReadOnlyFile file(path);
-  const std::string& name = file.name();
-  const std::uint64_t size = file.size();
-  if (size < sizeof(dlfl_rt_file_header)) throw Error(name, 0, "truncated runtime snapshot (no header)");
-  dlfl_rt_file_header h;
-  file.read(&h, sizeof h, 0);
-  check_header(h, size, name);
-
-  RuntimeSnapshot snap;
-  snap.probe_count = h.probe_count;
-  snap.map_id = h.map_id;
-  snap.pid = h.pid;
-  snap.whole_process = (h.flags & DLFL_RT_FLAG_WHOLE_PROCESS) != 0;
-  if (h.mpi_rank_plus_one != 0) snap.mpi_rank = h.mpi_rank_plus_one - 1;
-  std::vector<unsigned char> bytes(h.probe_count);
-  if (!snap.whole_process) {
-    file.read(bytes.data(), bytes.size(), h.outside_offset);
-    snap.outside = reached(bytes);
-  }
-
+struct RuntimeSnapshotTail::State {
+  fs::path path;
+  std::optional<ReadOnlyFile> file;
+  dlfl_rt_file_header h{};
+  RuntimeSnapshot snap;          // the header part; outside coverage only from finish()
+  std::uint64_t at = 0;          // the next record
   std::uint32_t last_ordinal = 0;
   std::vector<unsigned char> payload;
-  for (std::uint64_t at = h.records_offset; at < h.records_end;) {
+
+  // Opens the file and reads its header (again, while the writer appends); throws like
+  // read_runtime_snapshot.
+  void read_header() {
+    if (!file) file.emplace(path);
+    const std::string& name = file->name();
+    // The header first, then the size: records_end never lies past the size it is checked
+    // against, and no byte read ahead before it is used.
+    file->refresh();
+    if (file->size() < sizeof(dlfl_rt_file_header)) throw Error(name, 0, "truncated runtime snapshot (no header)");
+    file->read_direct(&h, sizeof h, 0);
+    file->refresh();
+    check_header(h, file->size(), name);
+    if (first_record == 0) {
+      first_record = at = h.records_offset;
+      snap.probe_count = h.probe_count;
+      snap.map_id = h.map_id;
+      snap.pid = h.pid;
+      snap.whole_process = (h.flags & DLFL_RT_FLAG_WHOLE_PROCESS) != 0;
+      if (h.mpi_rank_plus_one != 0) snap.mpi_rank = h.mpi_rank_plus_one - 1;
+    } else if (h.records_offset != first_record || h.probe_count != snap.probe_count || h.records_end < at) {
+      throw Error(name, 0, "inconsistent runtime snapshot header (it changed while being read)");
+    }
+  }
+  std::uint64_t first_record = 0;  // 0 until the header was read
+
+  // The record at `at` (before h.records_end), decoded; `at` moves past it.
+  RuntimeSlot next_record() {
+    const std::string& name = file->name();
     dlfl_rt_record_header r;
     if (!inside(at, sizeof r, h.records_end)) throw Error(record_at(name, at), 0, "truncated runtime snapshot record");
-    file.read(&r, sizeof r, at);
+    file->read(&r, sizeof r, at);
     const std::uint64_t body = at + sizeof r;
     const bool header_ok =
         r.magic == DLFL_RT_RECORD_MAGIC && r.name_length < h.name_capacity &&
@@ -178,9 +200,9 @@ RuntimeSnapshot read_runtime_snapshot(const fs::path& path,
     if (!header_ok) throw Error(record_at(name, at), 0, "corrupt runtime snapshot record");
     RuntimeSlot s;
     s.name.resize(r.name_length);
-    file.read(s.name.data(), r.name_length, body);
+    file->read(s.name.data(), r.name_length, body);
     payload.resize(r.payload_bytes);
-    file.read(payload.data(), payload.size(), body + pad8(r.name_length));
+    file->read(payload.data(), payload.size(), body + pad8(r.name_length));
     s.probes = decode(r, payload, h.probe_count, name, at);
     s.state = DLFL_RT_SLOT_ENDED;
     s.outcome = r.outcome;
@@ -188,24 +210,71 @@ RuntimeSnapshot read_runtime_snapshot(const fs::path& path,
     s.end_ns = r.end_ns;
     last_ordinal = r.ordinal;
     at = body + pad8(r.name_length) + pad8(r.payload_bytes);
-    on_test(snap, std::move(s));
+    return s;
   }
+};
+
+RuntimeSnapshotTail::RuntimeSnapshotTail(fs::path path) : state_(std::make_unique<State>()) {
+  state_->path = std::move(path);
+}
+RuntimeSnapshotTail::~RuntimeSnapshotTail() = default;
+
+std::size_t RuntimeSnapshotTail::poll(const OnRuntimeTest& on_test, const std::function<bool()>& may_hand) {
+  State& st = *state_;
+  std::size_t handed = 0;
+  try {
+    st.read_header();
+  } catch (const Error&) {
+    return 0;  // not there or not written yet; finish() says what is wrong, if anything
+  }
+  if (st.at < st.h.records_end && may_hand && !may_hand()) return 0;
+  while (st.at < st.h.records_end) {
+    const std::uint64_t at = st.at;
+    const std::uint32_t last = st.last_ordinal;
+    RuntimeSlot s;
+    try {
+      s = st.next_record();
+    } catch (const Error&) {
+      st.at = at;  // left to finish(), which reports it
+      st.last_ordinal = last;
+      break;
+    }
+    on_test(st.snap, std::move(s));
+    ++handed;
+  }
+  return handed;
+}
+
+RuntimeSnapshot RuntimeSnapshotTail::finish(const OnRuntimeTest& on_test) {
+  State& st = *state_;
+  st.read_header();
+  const dlfl_rt_file_header& h = st.h;
+  std::vector<unsigned char> bytes(h.probe_count);
+  if (!st.snap.whole_process) {
+    st.file->read(bytes.data(), bytes.size(), h.outside_offset);
+    st.snap.outside = reached(bytes);
+  }
+  while (st.at < h.records_end) on_test(st.snap, st.next_record());
 
   // The running test, unless its record was saved just before the process died.
   dlfl_rt_slot_header live;
-  file.read(&live, sizeof live, h.live_header_offset);
-  if (live.state == DLFL_RT_SLOT_RUNNING && live.ordinal > last_ordinal) {
+  st.file->read(&live, sizeof live, h.live_header_offset);
+  if (live.state == DLFL_RT_SLOT_RUNNING && live.ordinal > st.last_ordinal) {
     RuntimeSlot s;
     std::vector<char> text(h.name_capacity);
-    file.read(text.data(), text.size(), h.live_header_offset + DLFL_RT_SLOT_HEADER_SIZE);
+    st.file->read(text.data(), text.size(), h.live_header_offset + DLFL_RT_SLOT_HEADER_SIZE);
     s.name.assign(text.data(), ::strnlen(text.data(), text.size()));
-    file.read(bytes.data(), bytes.size(), h.live_offset);
+    st.file->read(bytes.data(), bytes.size(), h.live_offset);
     s.probes = reached(bytes);
     s.state = DLFL_RT_SLOT_RUNNING;
     s.begin_ns = live.begin_ns;
-    on_test(snap, std::move(s));
+    on_test(st.snap, std::move(s));
   }
-  return snap;
+  return std::move(st.snap);
+}
+
+RuntimeSnapshot read_runtime_snapshot(const fs::path& path, const OnRuntimeTest& on_test) {
+  return RuntimeSnapshotTail(path).finish(on_test);
 }
 
 RuntimeSnapshot read_runtime_snapshot(const fs::path& path) {

@@ -175,15 +175,51 @@ void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
   std::vector<std::uint32_t>& elements = scratch_;  // reused: no allocation per test
   elements.clear();
   elements_.elements_of(rec.probes, elements);
-  if (rec.test.failed()) ++stats_.failing;
-  if (rec.test.status == TestStatus::crashed) ++stats_.crashed;
-  if (rec.test.status == TestStatus::timed_out) ++stats_.timed_out;
-  if (elements.empty()) (rec.test.failed() ? failing_without_ : passing_without_).push_back(rec.test.name);
-  builder_.add_test(std::move(rec.test), elements);
+  if (staging_) {
+    // Sorted now, while the tests still run, so that the flush is a copy.
+    std::sort(elements.begin(), elements.end());
+    elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+    staged_elements_.insert(staged_elements_.end(), elements.begin(), elements.end());
+    staged_ends_.push_back(staged_elements_.size());
+    staged_tests_.push_back(std::move(rec.test));
+    return;
+  }
+  add_test(std::move(rec.test), elements);
+}
+
+void RuntimeSpectrumBuilder::add_test(TestCase test, std::span<const std::uint32_t> elements) {
+  if (test.failed()) ++stats_.failing;
+  if (test.status == TestStatus::crashed) ++stats_.crashed;
+  if (test.status == TestStatus::timed_out) ++stats_.timed_out;
+  if (elements.empty()) (test.failed() ? failing_without_ : passing_without_).push_back(test.name);
+  builder_.add_test(std::move(test), elements);
   ++stats_.tests;
 }
 
+void RuntimeSpectrumBuilder::flush_staged(std::span<const std::uint32_t> extra_probes) {
+  staging_ = false;
+  std::vector<std::uint32_t> extra;
+  elements_.elements_of(extra_probes, extra);
+  std::vector<std::uint32_t> row;
+  std::size_t begin = 0;
+  for (std::size_t t = 0; t < staged_tests_.size(); ++t) {
+    const std::span<const std::uint32_t> own(staged_elements_.data() + begin, staged_ends_[t] - begin);
+    begin = staged_ends_[t];
+    if (extra.empty()) {
+      add_test(std::move(staged_tests_[t]), own);
+    } else {
+      row.assign(own.begin(), own.end());
+      row.insert(row.end(), extra.begin(), extra.end());
+      add_test(std::move(staged_tests_[t]), row);
+    }
+  }
+  staged_tests_ = {};
+  staged_elements_ = {};
+  staged_ends_ = {};
+}
+
 void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
+  if (staging_) flush_staged({});
   // Usually a test of code outside the instrumented (or kept) files; a failing one then
   // cannot be localized.
   if (!failing_without_.empty())

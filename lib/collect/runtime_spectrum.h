@@ -85,6 +85,13 @@ class RuntimeSpectrumBuilder {
   // Tests go into the spectrum in the order they are added; skipped ones are only counted.
   void add(RuntimeTestRecord record);
 
+  // From now on the tests added are mapped to elements but held back, until
+  // flush_staged() adds them, each with `extra_probes` too: for tests read while their
+  // process still runs, whose process-wide (outside) coverage is known only at its end.
+  void start_staging() { staging_ = true; }
+  bool staging() const noexcept { return staging_; }
+  void flush_staged(std::span<const std::uint32_t> extra_probes);
+
   // Moves the spectrum into `result` (origin: the probe map's id and the root its element
   // files are named relative to) and sets its stats' tests, failing, crashed,
   // timed_out, skipped, no_coverage and elements; appends a warning listing the failing
@@ -92,11 +99,18 @@ class RuntimeSpectrumBuilder {
   void finish(RuntimeCollectResult& result);
 
  private:
+  void add_test(TestCase test, std::span<const std::uint32_t> elements);
+
   SpectrumBuilder builder_;
   ProbeElements elements_;
   RuntimeCollectStats stats_;
   std::vector<std::string> failing_without_, passing_without_;
   std::vector<std::uint32_t> scratch_;  // the elements of the test being added
+  bool staging_ = false;
+  // The staged tests; the elements of test i end at staged_ends_[i] (sorted, unique).
+  std::vector<TestCase> staged_tests_;
+  std::vector<std::uint32_t> staged_elements_;
+  std::vector<std::size_t> staged_ends_;
 };
 
 }  // namespace dlfl::collect

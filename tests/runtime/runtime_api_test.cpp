@@ -16,8 +16,10 @@
 #include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/error.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 
@@ -104,6 +106,61 @@ TEST_F(RuntimeApi, SigkillKeepsTheRunningTestsPartialCoverage) {
   EXPECT_EQ(s.tests[1].name, "Suite.Killed");
   EXPECT_EQ(s.tests[1].state, DLFL_RT_SLOT_RUNNING);
   EXPECT_EQ(s.tests[1].probes, (std::vector<std::uint32_t>{6}));
+}
+
+// Reading while the writer runs: each poll hands the tests ended since the last one, a file
+// not there yet gives nothing, and finish() hands the rest and the running test, with the
+// outside coverage the whole file has.
+TEST_F(RuntimeApi, TailReadsTestsAsTheyEnd) {
+  dlfl::collect::RuntimeSnapshotTail tail(path());
+  std::vector<std::string> names;
+  const auto on_test = [&](const RuntimeSnapshot& s, dlfl::collect::RuntimeSlot&& t) {
+    EXPECT_EQ(s.probe_count, 300u);
+    names.push_back(t.name + (t.state == DLFL_RT_SLOT_RUNNING ? " running" : ""));
+  };
+  EXPECT_EQ(tail.poll(on_test), 0u);  // no file yet
+
+  int to_child[2], to_parent[2];
+  ASSERT_EQ(pipe(to_child), 0);
+  ASSERT_EQ(pipe(to_parent), 0);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("DLFL_RT_FILE", path().c_str(), 1);
+    char c = 0;
+    const auto step = [&] { return write(to_parent[1], "x", 1) == 1 && read(to_child[0], &c, 1) == 1; };
+    __dlfl_map[1].hit = 1;
+    dlfl_rt_begin_test("Suite.A");
+    __dlfl_map[2].hit = 1;
+    dlfl_rt_end_test(DLFL_RT_PASSED);
+    dlfl_rt_begin_test("Suite.B");
+    __dlfl_map[3].hit = 1;
+    if (!step()) _exit(3);  // A ended, B running
+    dlfl_rt_end_test(DLFL_RT_FAILED);
+    __dlfl_map[4].hit = 1;  // outside, after the polls
+    dlfl_rt_begin_test("Suite.C");
+    __dlfl_map[5].hit = 1;
+    kill(getpid(), SIGKILL);
+    _exit(4);
+  }
+  char c = 0;
+  ASSERT_EQ(read(to_parent[0], &c, 1), 1);
+  EXPECT_EQ(tail.poll(on_test), 1u);
+  EXPECT_EQ(names, (std::vector<std::string>{"Suite.A"}));
+  EXPECT_EQ(tail.poll(on_test), 0u);  // B still runs
+  bool asked = false;
+  EXPECT_EQ(tail.poll(on_test, [&] { return asked = true; }), 0u);
+  EXPECT_FALSE(asked);  // nothing new: not asked
+  ASSERT_EQ(write(to_child[1], "x", 1), 1);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  for (const int fd : {to_child[0], to_child[1], to_parent[0], to_parent[1]}) close(fd);
+
+  EXPECT_EQ(tail.poll(on_test, [] { return false; }), 0u);  // refused: B stays for later
+  const RuntimeSnapshot s = tail.finish(on_test);
+  EXPECT_EQ(names, (std::vector<std::string>{"Suite.A", "Suite.B", "Suite.C running"}));
+  EXPECT_EQ(s.outside, (std::vector<std::uint32_t>{1, 4}));
+  EXPECT_TRUE(s.tests.empty());
 }
 
 TEST_F(RuntimeApi, ManyTestsAndAStaleMapPointer) {

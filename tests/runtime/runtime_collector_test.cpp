@@ -64,7 +64,9 @@ bool is_fixture_failure(const std::string& message) {
 }
 
 // The whole fixture through `binary`: every outcome, partial coverage, nothing run twice.
-void expect_every_tests_coverage(const collect::RuntimeCollectOptions& o, const fs::path& ran_log) {
+// Returns the collection's stats.
+collect::RuntimeCollectStats expect_every_tests_coverage(const collect::RuntimeCollectOptions& o,
+                                                         const fs::path& ran_log) {
   const auto result = collect::collect_with_runtime(o);
   const Spectrum& s = result.spectrum;
 
@@ -132,10 +134,39 @@ void expect_every_tests_coverage(const collect::RuntimeCollectOptions& o, const 
   for (std::string line; std::getline(log, line);) ran.insert(line);
   for (const auto& name : ran) EXPECT_EQ(ran.count(name), 1u) << name;
   EXPECT_EQ(ran.size(), 12u);
+  return result.stats;
 }
 
 TEST_F(RuntimeCollector, CrashAbortTimeoutAndExitKeepEveryTestsCoverage) {
   expect_every_tests_coverage(options(), dir_ / "ran.log");
+}
+
+// Tests slow enough that the collector reads ended tests while the binary runs: the same
+// spectrum, outcomes and messages; the outside coverage (static initialisation) still
+// joins every test, also those read before their process ended.
+TEST_F(RuntimeCollector, TestsReadWhileTheBinaryRunsGiveTheSameSpectrum) {
+  auto o = options();
+  o.env.push_back("FIXTURE_SLOW_MS=60");
+  const auto stats = expect_every_tests_coverage(o, dir_ / "ran.log");
+  EXPECT_GT(stats.streamed, 0u);
+  EXPECT_LE(stats.streamed, 12u);
+}
+
+// The same for a failing test read while the binary runs: its message is read then.
+TEST_F(RuntimeCollector, AFailingTestReadWhileTheBinaryRunsHasItsMessage) {
+  auto o = options();
+  o.env.push_back("FIXTURE_SLOW_MS=60");
+  o.filter = "Fixture.Pass1:Fixture.Fail:Fixture.Pass2:Fixture.Pass3";
+  o.include_outside_tests = false;
+  const auto result = collect::collect_with_runtime(o);
+  ASSERT_EQ(result.spectrum.test_count(), 4u);
+  EXPECT_GE(result.stats.streamed, 2u);  // the last one may be read at the end
+  for (const auto& t : result.spectrum.tests())
+    if (t.name == "Fixture.Fail") {
+      EXPECT_EQ(t.status, TestStatus::failed);
+      EXPECT_TRUE(is_fixture_failure(t.message)) << t.message;
+    }
+  EXPECT_EQ(lines_by_test(result.spectrum).at("Fixture.Pass3"), (std::set<std::uint32_t>{110}));
 }
 
 // --repeat N is --gtest_repeat=N in one process, each run a slot of its own: a test

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <random>
+#include <vector>
 
 #include "dlfl/error.h"
 
@@ -65,6 +66,33 @@ TEST_F(RuntimeMessages, MalformedFilesAreOneLineErrors) {
     }
   }
   EXPECT_THROW(read_runtime_messages(path_.string() + ".missing"), dlfl::Error);
+}
+
+// While the listener still appends: each call adds what was completed since the last one.
+TEST_F(RuntimeMessages, ReadInPartsWhileTheFileGrows) {
+  dlfl::collect::RuntimeMessagesReader reader;
+  dlfl::collect::RuntimeMessages m;
+  reader.read_more(write("dlfl-rt-mess"), m);  // the header itself is cut
+  EXPECT_TRUE(m.empty());
+  const std::string parts[] = {"ages 1\nfailure\tS.A\t3\nab", "c\nfailure\tS.B\t1\ny\nfail", "ure\tS.A\t1\nz\n"};
+  std::string text = "dlfl-rt-mess";
+  std::vector<std::size_t> sizes;
+  for (const auto& part : parts) {
+    text += part;
+    reader.read_more(write(text), m);
+    sizes.push_back(m.count("S.A") ? m.at("S.A").size() : 0);
+  }
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(m.at("S.A")[0], "abc");
+  EXPECT_EQ(m.at("S.A")[1], "z");
+  EXPECT_EQ(m.at("S.B").front(), "y");
+  // Errors found in a later part still name their line of the whole file.
+  try {
+    reader.read_more(write(text + "failure\tS.C\tx\n"), m);
+    ADD_FAILURE() << "no error for a malformed record";
+  } catch (const dlfl::Error& e) {
+    EXPECT_EQ(std::string(e.what()), path_.string() + ":8: malformed failure record");
+  }
 }
 
 }  // namespace

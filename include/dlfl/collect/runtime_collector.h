@@ -69,6 +69,9 @@ struct RuntimeCollectStats {
   std::size_t processes = 0;  // runs of the binary (1 + restarts after crashes/timeouts)
   std::size_t no_coverage = 0;  // tests in the spectrum that cover no element
   std::size_t elements = 0;
+  // Test runs read from the snapshot while their process still ran (collect_with_runtime
+  // reads ended tests every 10 ms, so that little is left to do when the run ends).
+  std::size_t streamed = 0;
   double seconds = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,8 +42,34 @@ RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path);
 // began, with the snapshot's header fields and outside coverage (its `tests` stay empty),
 // so memory is bounded by the largest test, not the file. Returns that header part.
 // Throws like read_runtime_snapshot, possibly after some tests went to `on_test`.
-RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path,
-                                      const std::function<void(const RuntimeSnapshot&, RuntimeSlot&&)>& on_test);
+using OnRuntimeTest = std::function<void(const RuntimeSnapshot&, RuntimeSlot&&)>;
+RuntimeSnapshot read_runtime_snapshot(const std::filesystem::path& path, const OnRuntimeTest& on_test);
+
+// The same, while the writer still runs: the records of ended tests are complete up to the
+// header's records_end (dlfl_rt_file.h), so they can be read as they appear and the work
+// of reading them overlaps the run.
+class RuntimeSnapshotTail {
+ public:
+  explicit RuntimeSnapshotTail(std::filesystem::path path);
+  ~RuntimeSnapshotTail();
+  RuntimeSnapshotTail(const RuntimeSnapshotTail&) = delete;
+  RuntimeSnapshotTail& operator=(const RuntimeSnapshotTail&) = delete;
+
+  // Hands the records completed since the last call to `on_test` (in order; the snapshot
+  // passed along has the header fields but no outside coverage yet) and returns how many.
+  // A file not there yet, a header not yet written, or a record that does not read
+  // correctly give nothing more: finish() reads them again and reports what is wrong.
+  // `may_hand`, when given, is asked after the header bounding the new records was read and
+  // before the first is handed: false hands none. Errors thrown by `on_test` propagate.
+  std::size_t poll(const OnRuntimeTest& on_test, const std::function<bool()>& may_hand = {});
+  // After the writer ended: the records not handed yet, then the running test, exactly as
+  // read_runtime_snapshot (which is this on a fresh tail). Call once.
+  RuntimeSnapshot finish(const OnRuntimeTest& on_test);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // The test running in a snapshot file right now: its ordinal (1, 2, ... in the order
 // tests began) and CLOCK_MONOTONIC start. nullopt when none runs, or the file does not
