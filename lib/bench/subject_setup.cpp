@@ -15,13 +15,6 @@
 #include "dlfl/mutate/operators.h"
 #include "dlfl/mutate/sampling.h"
 
-#ifdef DLFL_HAVE_INSTRUMENT
-#include "dlfl/instrument/instrumenter.h"
-#endif
-#ifdef DLFL_HAVE_MUTATE
-#include "dlfl/mutate/mutator.h"
-#endif
-
 namespace dlfl::bench {
 namespace {
 
@@ -66,7 +59,10 @@ std::vector<mutate::Mutant> sample_mutants(const Subject& s, const fs::path& ori
   const std::string sample = "max " + std::to_string(o.max) + " seed " + std::to_string(o.seed) + "\n";
   if (fs::exists(manifest) && (!fs::exists(parameters) || read_text(parameters) == sample))
     return mutate::read_manifest(manifest);
-#ifdef DLFL_HAVE_MUTATE
+  if (!o.clang.find_mutants)
+    throw Error(s.file.string(), 0,
+                "finding mutants needs a dlfl built with the Clang 14 development packages (or a " +
+                    manifest.string() + " written by `dlfl mutate`)");
   mutate::MutateOptions m;
   m.build_dir = original_build;
   m.root = s.root;
@@ -74,48 +70,36 @@ std::vector<mutate::Mutant> sample_mutants(const Subject& s, const fs::path& ori
   m.exclude = s.mutate_exclude;
   m.operators = mutate::select_operators(s.operators);
   m.allow_errors = true;  // as the instrumenter: a unit clang cannot fully parse still yields mutants
-  const auto all = mutate::find_mutants(m);
+  const auto all = o.clang.find_mutants(m);
   auto chosen = mutate::stratified_sample(all, o.max, o.seed);
   if (o.log) o.log(s.name + ": " + std::to_string(chosen.size()) + " of " + std::to_string(all.size()) + " mutants");
   fs::create_directories(dir / "mutants");
   mutate::write_mutants(dir / "mutants", s.root, chosen);
   write_text(parameters, sample);
   return chosen;
-#else
-  (void)original_build;
-  (void)o;
-  throw Error(s.file.string(), 0,
-              "finding mutants needs a dlfl built with the Clang 14 development packages (or a " +
-                  manifest.string() + " written by `dlfl mutate`)");
-#endif
 }
 
-void instrument_tree(const Subject& s, const fs::path& original_build, const fs::path& out,
-                     const std::atomic<bool>* interrupt, const std::function<void(std::string_view)>& log) {
+void instrument_tree(const Subject& s, const fs::path& original_build, const fs::path& out, const SetupOptions& o) {
   // The probe map is written before the rest of the tree is copied, so completion is
   // marked separately, after instrument() returns; a tree without the mark (a killed
   // run) is made again from scratch.
   const fs::path done = out.string() + ".complete";
   if (fs::exists(done)) return;
-  if (interrupt && interrupt->load()) throw Error("interrupted");
-#ifdef DLFL_HAVE_INSTRUMENT
+  if (o.interrupt && o.interrupt->load()) throw Error("interrupted");
+  if (!o.clang.instrument)
+    throw Error(s.file.string(), 0,
+                "the runtime backend needs `dlfl instrument` (a dlfl built with the Clang 14 development "
+                "packages); set \"backend\": \"gcov\" instead");
   fs::remove_all(out);
-  if (log) log(s.name + ": instrumenting " + s.root.string());
+  if (o.log) o.log(s.name + ": instrumenting " + s.root.string());
   instrument::InstrumentOptions i;
   i.build_dir = original_build;
   i.root = s.root;
   i.out_dir = out;
   i.exclude = s.instrument_exclude;
   i.allow_errors = true;
-  instrument::instrument(i);
+  o.clang.instrument(i);
   write_text(done, "");
-#else
-  (void)original_build;
-  (void)log;
-  throw Error(s.file.string(), 0,
-              "the runtime backend needs `dlfl instrument` (a dlfl built with the Clang 14 development "
-              "packages); set \"backend\": \"gcov\" instead");
-#endif
 }
 
 }  // namespace
@@ -175,7 +159,7 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
   switch (s.backend) {
     case Backend::runtime:
       c.pristine = dir / "instrumented";
-      instrument_tree(s, original.build, c.pristine, o.interrupt, o.log);
+      instrument_tree(s, original.build, c.pristine, o);
       c.probe_map = c.pristine / instrument::kProbeMapFileName;
       // The call graph `dlfl instrument` wrote beside the map; an instrumented tree of an
       // older dlfl has none, and propagation techniques are then left out.

@@ -20,11 +20,11 @@ struct RunResult {
   std::string out, err;
 };
 
-// `args` is appended to the binary path as is (shell words, quote yourself).
-inline RunResult run_dlfl(const std::string& args) {
+// `command` run by the shell (a program and its arguments, quote yourself).
+inline RunResult run_command(const std::string& command) {
   static TempDir scratch;
   const auto out = scratch / "stdout", err = scratch / "stderr";
-  const std::string cmd = std::string(DLFL_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const std::string cmd = command + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -32,6 +32,9 @@ inline RunResult run_dlfl(const std::string& args) {
   r.err = slurp(err);
   return r;
 }
+
+// `args` is appended to the binary path as is (shell words, quote yourself).
+inline RunResult run_dlfl(const std::string& args) { return run_command(std::string(DLFL_BINARY) + " " + args); }
 
 inline std::string source_path(const std::string& relative) { return std::string(DLFL_SOURCE_DIR) + "/" + relative; }
 

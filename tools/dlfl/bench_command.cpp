@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "clang_helper.h"
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/limits.h"
@@ -16,6 +17,13 @@
 #include "dlfl/collect/process.h"
 #include "dlfl/error.h"
 #include "dlfl/formula.h"
+
+#ifdef DLFL_HAVE_INSTRUMENT
+#include "dlfl/instrument/instrumenter.h"
+#endif
+#ifdef DLFL_HAVE_MUTATE
+#include "dlfl/mutate/mutator.h"
+#endif
 
 namespace dlfl::cli {
 namespace {
@@ -71,6 +79,11 @@ std::string runtime_flags(const std::vector<std::string>& args) {
 }
 
 void run_bench_command(const BenchCommandOptions& o) {
+#ifndef DLFL_HAVE_INSTRUMENT
+  // Returns in a dlfl built without Clang: subjects with mutants and instrumented trees
+  // made earlier, or gcov ones, still run here.
+  run_in_clang_helper("bench");
+#endif
   if (o.bench_file.empty() == o.subjects.empty())
     throw Error("bench: give either a benchmark file or one or more --subject FILE");
   bench::BenchOptions options;
@@ -109,6 +122,12 @@ void run_bench_command(const BenchCommandOptions& o) {
     options.runtime_cflags = runtime_flags({"--cflags"});
     options.runtime_ldflags = runtime_flags({"--libs", "--gtest"});
   }
+#ifdef DLFL_HAVE_INSTRUMENT
+  options.clang.instrument = [](const instrument::InstrumentOptions& i) { instrument::instrument(i); };
+#endif
+#ifdef DLFL_HAVE_MUTATE
+  options.clang.find_mutants = mutate::find_mutants;
+#endif
   options.out_dir = o.out_dir;
   options.work_dir = o.work_dir;
   options.limit = o.limit;

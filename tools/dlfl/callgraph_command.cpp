@@ -2,6 +2,7 @@
 // (what `dlfl instrument` writes beside its probe map), for users of the gcov/llvm path.
 #include <iostream>
 
+#include "clang_helper.h"
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
@@ -44,6 +45,7 @@ void run_callgraph(const CallGraphCommandOptions& o) {
   std::cout << result.call_graph.string() << '\n';
 #else
   (void)o;
+  run_in_clang_helper("callgraph");
   throw Error(
       "this dlfl was built without the Clang 14 development packages, so `dlfl callgraph` is not "
       "available (install libclang-14-dev libclang-cpp14-dev llvm-14-dev and rebuild)");

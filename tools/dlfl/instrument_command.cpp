@@ -1,6 +1,7 @@
 // `dlfl instrument -p BUILD --out DIR [SOURCES...]`: writes a probed copy of a source tree.
 #include <iostream>
 
+#include "clang_helper.h"
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
@@ -52,6 +53,7 @@ void run_instrument(const InstrumentCommandOptions& o) {
   std::cout << result.probe_map.string() << '\n';
 #else
   (void)o;
+  run_in_clang_helper("instrument");
   throw Error(
       "this dlfl was built without the Clang 14 development packages, so `dlfl instrument` is not "
       "available (install libclang-14-dev libclang-cpp14-dev llvm-14-dev and rebuild)");

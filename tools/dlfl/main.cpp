@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "clang_helper.h"
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
@@ -44,6 +45,7 @@ int usage_error(const CLI::App& app, std::string what) {
 int main(int argc, char** argv) {
   // Ctrl-C or a kill during `rank -o`/`convert` must not leave hidden temporaries.
   dlfl::io::remove_temporaries_on_signals();
+  dlfl::cli::set_command_line(argv);  // for the commands that run in dlfl-clang
   CLI::App app{
       "dlfl: spectrum-based fault localization for the C++/CUDA code of deep-learning frameworks.\n"
       "Ranks program elements by how strongly their execution correlates with failing tests.\n"

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <map>
 
+#include "clang_helper.h"
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
@@ -93,6 +94,7 @@ void run_mutate(const MutateCommandOptions& o) {
               << " mutants" << summary(chosen) << '\n';
 #else
   (void)operators;
+  run_in_clang_helper("mutate");
   throw Error(
       "this dlfl was built without the Clang 14 development packages, so `dlfl mutate` is not available "
       "(install libclang-14-dev libclang-cpp14-dev llvm-14-dev and rebuild)");

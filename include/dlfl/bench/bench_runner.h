@@ -13,6 +13,7 @@
 
 #include "dlfl/bench/bench_config.h"
 #include "dlfl/bench/bench_progress.h"
+#include "dlfl/bench/clang_steps.h"
 #include "dlfl/bench/fault_record.h"
 
 namespace dlfl::bench {
@@ -30,6 +31,7 @@ struct BenchOptions {
   // Configured and built trees, mutants, instrumented copies; default out_dir/work.
   std::filesystem::path work_dir;
   std::string runtime_cflags, runtime_ldflags;  // `dlfl config --cflags` / `--libs --gtest`
+  ClangSteps clang;  // finding mutants, instrumenting trees (runtime backend)
   // Multi-fault mode (config.multi_fault): the output directory of the finished
   // single-fault run of the same subjects, max and seed; its kept records say which
   // mutants make a test fail alone (read only).

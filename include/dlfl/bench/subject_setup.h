@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dlfl/bench/clang_steps.h"
 #include "dlfl/bench/fault_pipeline.h"
 #include "dlfl/bench/subject.h"
 #include "dlfl/bench/work_tree.h"
@@ -32,6 +33,7 @@ struct SetupOptions {
   std::vector<std::string> techniques;  // fault_pipeline.h FaultContext::techniques
   std::vector<std::uint64_t> top_n;
   std::string runtime_cflags, runtime_ldflags;  // `dlfl config --cflags` / `--libs --gtest`
+  ClangSteps clang;
   const std::atomic<bool>* interrupt = nullptr;
   std::function<void(std::string_view)> log;  // one line per step (may be empty)
 };
@@ -47,8 +49,8 @@ struct PreparedSubject {
 std::string without_tests(const std::string& filter, const std::set<std::string>& tests);
 
 // Throws dlfl::Error naming the subject for a failing configure or unmutated build,
-// a subject whose tests cannot run or all fail unmutated, a dlfl built without Clang
-// when mutants or an instrumented tree must be made, or an interrupt.
+// a subject whose tests cannot run or all fail unmutated, mutants or an instrumented tree
+// to be made without the Clang step (options.clang), or an interrupt.
 PreparedSubject prepare_subject(const std::filesystem::path& subject_file, const SetupOptions& options);
 
 }  // namespace dlfl::bench
