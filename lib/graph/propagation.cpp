@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dlfl/counts.h"
-#include "dlfl/graph/page_rank.h"
+#include "prfl_walk.h"
 
 namespace dlfl::graph {
 namespace {
@@ -64,72 +64,28 @@ std::vector<std::uint64_t> dense_ranks(const Eigen::ArrayXd& values, std::uint64
 // PRFL weight of every function for one side of the suite (failing or passing): its
 // personalized PageRank over the mean PageRank of the functions that side runs.
 Eigen::ArrayXd prfl_weights(const FunctionGraph& g, bool failing_side, const PropagationOptions& options) {
-  const Spectrum& functions = g.functions.spectrum;
-  const auto& tests = functions.tests();
+  const auto& tests = g.functions.spectrum.tests();
   const std::size_t n = g.size();
-  std::vector<std::uint32_t> node_of_test(tests.size(), 0);
-  std::vector<double> teleport;
+  std::vector<double> side_weight(tests.size());
+  bool any = false;
   for (std::size_t t = 0; t < tests.size(); ++t) {
     const double w = tests[t].failure_weight;
-    const double side = failing_side ? w : 1.0 - w;
-    if (side > 0) {
-      node_of_test[t] = static_cast<std::uint32_t>(n + teleport.size());
-      teleport.push_back(side);
-    }
+    side_weight[t] = failing_side ? w : 1.0 - w;
+    any = any || side_weight[t] > 0;
   }
   Eigen::ArrayXd weights = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(n));
-  if (teleport.empty()) return weights + 1.0;  // no test on this side: nothing to tell apart
-  const std::size_t test_nodes = teleport.size();
-
-  // Functions → their side's tests and call neighbours; tests → their functions.
-  const Coverage& cov = functions.coverage();
-  std::vector<std::vector<std::uint32_t>> functions_of_test(test_nodes);
-  WeightedDigraph walk;
-  walk.offsets.reserve(n + test_nodes + 1);
-  for (std::size_t f = 0; f < n; ++f) {
-    const auto start = walk.targets.size();
-    for (const std::uint32_t t : cov.tests_of(f)) {
-      const double w = tests[t].failure_weight;
-      if ((failing_side ? w : 1.0 - w) <= 0) continue;
-      walk.targets.push_back(node_of_test[t]);
-      functions_of_test[node_of_test[t] - n].push_back(static_cast<std::uint32_t>(f));
-    }
-    const auto covering = walk.targets.size() - start;
-    const auto calls = (g.callee_offsets[f + 1] - g.callee_offsets[f]) + (g.caller_offsets[f + 1] - g.caller_offsets[f]);
-    const double test_share = calls == 0 ? 1.0 : 1.0 - options.call_share;
-    const double call_share = covering == 0 ? 1.0 : options.call_share;
-    walk.weights.insert(walk.weights.end(), covering, test_share / static_cast<double>(covering ? covering : 1));
-    for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) walk.targets.push_back(g.callees[k]);
-    for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) walk.targets.push_back(g.callers[k]);
-    walk.weights.insert(walk.weights.end(), calls, call_share / static_cast<double>(calls ? calls : 1));
-    walk.offsets.push_back(walk.targets.size());
-  }
-  for (const auto& list : functions_of_test) {
-    walk.targets.insert(walk.targets.end(), list.begin(), list.end());
-    walk.weights.insert(walk.weights.end(), list.size(), 1.0);
-    walk.offsets.push_back(walk.targets.size());
-  }
-  Eigen::VectorXd start = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n + test_nodes));
-  for (std::size_t i = 0; i < test_nodes; ++i) start[static_cast<Eigen::Index>(n + i)] = teleport[i];
-  const Eigen::VectorXd rank = page_rank(walk, start, {.damping = options.damping});
-
+  if (!any) return weights + 1.0;  // no test on this side: nothing to tell apart
+  const detail::PrflWalk walk = detail::prfl_walk(g, side_weight, options.damping, options.call_share);
   double sum = 0;
   std::size_t run = 0;
   for (std::size_t f = 0; f < n; ++f) {
-    if (walk.offsets[f + 1] == walk.offsets[f]) continue;
-    bool side_runs = false;
-    for (const std::uint32_t t : cov.tests_of(f)) {
-      const double w = tests[t].failure_weight;
-      if ((failing_side ? w : 1.0 - w) > 0) side_runs = true;
-    }
-    if (side_runs) {
-      sum += rank[static_cast<Eigen::Index>(f)];
-      ++run;
-    }
+    if (walk.covering[f] == 0) continue;
+    sum += walk.rank[static_cast<Eigen::Index>(f)];
+    ++run;
   }
   if (sum <= 0) return weights + 1.0;
   const double mean = sum / static_cast<double>(run);
-  for (std::size_t f = 0; f < n; ++f) weights[static_cast<Eigen::Index>(f)] = rank[static_cast<Eigen::Index>(f)] / mean;
+  for (std::size_t f = 0; f < n; ++f) weights[static_cast<Eigen::Index>(f)] = walk.rank[static_cast<Eigen::Index>(f)] / mean;
   return weights;
 }
 

@@ -1,0 +1,243 @@
+// PRFL's walk on the function-test incidence: page_rank()'s power iteration, pushed source
+// by source in node order so every target sums its inputs in page_rank()'s order.
+#include "prfl_walk.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <span>
+#include <string>
+#include <utility>
+#include <thread>
+
+#include "dlfl/error.h"
+#include "dlfl/graph/page_rank.h"
+
+namespace dlfl::graph::detail {
+namespace {
+
+// Rows of ascending column numbers: bit rows (dense) or id lists (sparse), either viewed
+// (the function unions' own coverage) or owned (their transpose).
+struct Rows {
+  std::size_t words = 0;  // dense: words per row; 0 = sparse
+  std::span<const std::uint64_t> bits;
+  std::span<const std::uint64_t> offsets;
+  std::span<const std::uint32_t> ids;
+  std::vector<std::uint64_t> own_bits, own_offsets;
+  std::vector<std::uint32_t> own_ids;
+
+  // Columns per pass over the rows: 2048 sums (16 KB) for bit rows; id lists in one pass
+  // (a binary search per row and block would cost more than it saves).
+  std::size_t block() const noexcept { return words ? 2048 : ~std::size_t{0} / 2; }
+
+  // fn(column) for the row's columns in [first, last) (first a multiple of 64) that
+  // `mask` (a bitset over columns; null = all) has, ascending.
+  template <class Fn>
+  void for_each(std::size_t row, std::size_t first, std::size_t last, const std::uint64_t* mask, Fn&& fn) const {
+    if (words) {
+      const std::uint64_t* r = bits.data() + row * words;
+      for (std::size_t w = first / 64; w < (last + 63) / 64; ++w)
+        for (std::uint64_t b = mask ? r[w] & mask[w] : r[w]; b; b &= b - 1)
+          fn(w * 64 + static_cast<std::size_t>(std::countr_zero(b)));
+      return;
+    }
+    const std::uint32_t* begin = ids.data() + offsets[row];
+    const std::uint32_t* end = ids.data() + offsets[row + 1];
+    for (const std::uint32_t* p = first ? std::lower_bound(begin, end, static_cast<std::uint32_t>(first)) : begin;
+         p != end && *p < last; ++p)
+      if (!mask || (mask[*p >> 6] >> (*p & 63) & 1)) fn(static_cast<std::size_t>(*p));
+  }
+};
+
+// [first, last) of part `part` of [0, columns) cut in `parts` at multiples of 64 (so no
+// two parts share a word of a bit row).
+std::pair<std::size_t, std::size_t> part_of(std::size_t columns, unsigned part, unsigned parts) {
+  const auto cut = [&](unsigned k) { return k == parts ? columns : columns * k / parts / 64 * 64; };
+  return {cut(part), cut(part + 1)};
+}
+
+// body(part, parts) on two threads when `parallel`, else body(0, 1).
+template <class Body>
+void run_parts(bool parallel, Body&& body) {
+  if (!parallel) {
+    body(0u, 1u);
+    return;
+  }
+  std::jthread second([&] { body(1u, 2u); });
+  body(0u, 2u);
+}
+
+void check_weight(double w) {
+  if (!(w > 0) || !std::isfinite(w)) throw Error("page_rank: edge weight " + std::to_string(w) + " is not positive");
+}
+
+}  // namespace
+
+PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weight, double damping, double call_share) {
+  const Coverage& cov = g.functions.spectrum.coverage();
+  const std::size_t n = g.size(), tests = side_weight.size();
+  std::vector<std::uint64_t> side((tests + 63) / 64, 0);
+  std::vector<std::uint32_t> side_tests;  // test of each test node
+  for (std::size_t t = 0; t < tests; ++t)
+    if (side_weight[t] > 0) {
+      side[t / 64] |= std::uint64_t{1} << (t % 64);
+      side_tests.push_back(static_cast<std::uint32_t>(t));
+    }
+  const std::size_t m = side_tests.size(), nodes = n + m;
+
+  // Functions → tests: the unions' coverage as it is. Tests → functions: its transpose
+  // over this side's tests, each list ascending (filled in function order).
+  Rows by_function;
+  if (cov.is_dense()) {
+    by_function.words = cov.words_per_element();
+    by_function.bits = cov.all_bits();
+  } else {
+    by_function.offsets = cov.offsets();
+    by_function.ids = cov.test_ids();
+  }
+  PrflWalk out;
+  out.covering.assign(n, 0);
+  std::vector<std::uint32_t> node_of_test(tests, 0);
+  for (std::size_t i = 0; i < m; ++i) node_of_test[side_tests[i]] = static_cast<std::uint32_t>(i);
+  std::vector<std::uint64_t> functions_of(m, 0);  // out-degree of each test node
+  std::size_t pairs = 0;
+  for (std::size_t f = 0; f < n; ++f)
+    by_function.for_each(f, 0, tests, side.data(), [&](std::size_t t) {
+      ++out.covering[f];
+      ++functions_of[node_of_test[t]];
+    });
+  for (const auto c : out.covering) pairs += c;
+  Rows by_test;
+  if (dense_is_smaller(n, m, pairs)) {
+    by_test.words = (n + 63) / 64;
+    by_test.own_bits.assign(m * by_test.words, 0);
+    for (std::size_t f = 0; f < n; ++f)
+      by_function.for_each(f, 0, tests, side.data(), [&](std::size_t t) {
+        by_test.own_bits[node_of_test[t] * by_test.words + f / 64] |= std::uint64_t{1} << (f % 64);
+      });
+    by_test.bits = by_test.own_bits;
+  } else {
+    by_test.own_offsets.assign(m + 1, 0);
+    for (std::size_t i = 0; i < m; ++i) by_test.own_offsets[i + 1] = by_test.own_offsets[i] + functions_of[i];
+    by_test.own_ids.resize(pairs);
+    std::vector<std::uint64_t> next(by_test.own_offsets.begin(), by_test.own_offsets.end() - 1);
+    for (std::size_t f = 0; f < n; ++f)
+      by_function.for_each(f, 0, tests, side.data(),
+                           [&](std::size_t t) { by_test.own_ids[next[node_of_test[t]]++] = static_cast<std::uint32_t>(f); });
+    by_test.offsets = by_test.own_offsets;
+    by_test.ids = by_test.own_ids;
+  }
+
+  // Edge weights and out-weights as page_rank() sums them: a function's test edges, then
+  // its callee and caller edges, added one by one.
+  std::vector<double> test_edge(n, 0), call_edge(n, 0), out_weight(nodes, 0);
+  std::vector<std::uint64_t> calls(n);
+  for (std::size_t f = 0; f < n; ++f) {
+    const std::uint64_t covering = out.covering[f];
+    calls[f] = (g.callee_offsets[f + 1] - g.callee_offsets[f]) + (g.caller_offsets[f + 1] - g.caller_offsets[f]);
+    const double test_share = calls[f] == 0 ? 1.0 : 1.0 - call_share;
+    const double share = covering == 0 ? 1.0 : call_share;
+    test_edge[f] = test_share / static_cast<double>(covering ? covering : 1);
+    call_edge[f] = share / static_cast<double>(calls[f] ? calls[f] : 1);
+    if (covering) check_weight(test_edge[f]);
+    if (calls[f]) check_weight(call_edge[f]);
+  }
+  const bool parallel = pairs >= (std::size_t{1} << 20) && std::thread::hardware_concurrency() >= 2;
+  // The function out-weights are sums of up to `tests` terms each: split over the functions.
+  run_parts(parallel, [&](unsigned part, unsigned parts) {
+    const auto [first, last] = part_of(n, part, parts);
+    for (std::size_t f = first; f < last; ++f) {
+      double w = 0;
+      for (std::uint64_t k = 0; k < out.covering[f]; ++k) w += test_edge[f];
+      for (std::uint64_t k = 0; k < calls[f]; ++k) w += call_edge[f];
+      out_weight[f] = w;
+    }
+  });
+  for (std::size_t i = 0; i < m; ++i) {
+    double w = 0;
+    for (std::uint64_t k = 0; k < functions_of[i]; ++k) w += 1.0;
+    out_weight[n + i] = w;
+  }
+  // Function f's callers-and-callees as page_rank() pushes them: sources in order, each
+  // source's callees then callers (a function both calls and is called by f: twice).
+  std::vector<std::uint64_t> call_offsets(n + 1, 0);
+  std::vector<std::uint32_t> call_sources;
+  {
+    for (std::size_t f = 0; f < n; ++f) {
+      for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) ++call_offsets[g.callees[k] + 1];
+      for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) ++call_offsets[g.callers[k] + 1];
+    }
+    for (std::size_t f = 0; f < n; ++f) call_offsets[f + 1] += call_offsets[f];
+    call_sources.resize(call_offsets[n]);
+    std::vector<std::uint64_t> next(call_offsets.begin(), call_offsets.end() - 1);
+    for (std::size_t f = 0; f < n; ++f) {
+      for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) call_sources[next[g.callees[k]]++] = static_cast<std::uint32_t>(f);
+      for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) call_sources[next[g.callers[k]]++] = static_cast<std::uint32_t>(f);
+    }
+  }
+
+  // page_rank()'s teleport: the side's weights on the test nodes, normalized.
+  Eigen::VectorXd teleport = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(nodes));
+  for (std::size_t i = 0; i < m; ++i) teleport[static_cast<Eigen::Index>(n + i)] = side_weight[side_tests[i]];
+  const double total = teleport.sum();
+  teleport = Eigen::VectorXd(teleport / total);
+
+  Eigen::VectorXd rank = teleport, next(static_cast<Eigen::Index>(nodes));
+  std::vector<double> from_function(n), from_test(tests, 0);  // share x edge weight of each source
+  std::vector<double> call_push(n);
+  const PageRankOptions iteration;  // prfl's: page_rank()'s default tolerance and cap
+  for (unsigned it = 0; it < iteration.max_iterations; ++it) {
+    double dangling = 0;
+    for (std::size_t v = 0; v < nodes; ++v) {
+      const bool has_edges = v < n ? out.covering[v] + calls[v] > 0 : functions_of[v - n] > 0;
+      if (!has_edges) {
+        dangling += rank[static_cast<Eigen::Index>(v)];
+        continue;
+      }
+      const double share = rank[static_cast<Eigen::Index>(v)] / out_weight[v];
+      if (v < n) {
+        from_function[v] = share * test_edge[v];
+        call_push[v] = share * call_edge[v];
+      } else {
+        from_test[side_tests[v - n]] = share * 1.0;
+      }
+    }
+    next.setZero();
+    // Function targets: call edges first (function sources precede test sources), then
+    // tests in order, each pushing to its functions; two threads own halves of the functions.
+    for (std::size_t f = 0; f < n; ++f)
+      for (auto k = call_offsets[f]; k < call_offsets[f + 1]; ++k) next[static_cast<Eigen::Index>(f)] += call_push[call_sources[k]];
+    // Test targets: functions in order, each pushing to its side's tests.
+    std::vector<double> to_test(tests, 0);
+    run_parts(parallel, [&](unsigned part, unsigned parts) {
+      // Targets a block at a time, so the sums being pushed to stay in L1 while every
+      // source passes over them (sources still in order for each target).
+      const auto [f_first, f_last] = part_of(n, part, parts);
+      for (std::size_t lo = f_first; lo < f_last; lo += by_test.block()) {
+        const std::size_t hi = std::min(f_last, lo + by_test.block());
+        for (std::size_t i = 0; i < m; ++i) {
+          const double push = from_test[side_tests[i]];
+          by_test.for_each(i, lo, hi, nullptr, [&](std::size_t f) { next[static_cast<Eigen::Index>(f)] += push; });
+        }
+      }
+      const auto [t_first, t_last] = part_of(tests, part, parts);
+      for (std::size_t lo = t_first; lo < t_last; lo += by_function.block()) {
+        const std::size_t hi = std::min(t_last, lo + by_function.block());
+        for (std::size_t f = 0; f < n; ++f) {
+          if (out.covering[f] == 0) continue;
+          const double push = from_function[f];
+          by_function.for_each(f, lo, hi, side.data(), [&](std::size_t t) { to_test[t] += push; });
+        }
+      }
+    });
+    for (std::size_t i = 0; i < m; ++i) next[static_cast<Eigen::Index>(n + i)] = to_test[side_tests[i]];
+    next = damping * (next + dangling * teleport) + (1.0 - damping) * teleport;
+    const double change = (next - rank).lpNorm<1>();
+    rank.swap(next);
+    if (change < iteration.tolerance) break;
+  }
+  out.rank = std::move(rank);
+  return out;
+}
+
+}  // namespace dlfl::graph::detail
