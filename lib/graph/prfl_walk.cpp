@@ -3,6 +3,9 @@
 #include "prfl_walk.h"
 
 #include <algorithm>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <bit>
 #include <cmath>
 #include <span>
@@ -15,6 +18,47 @@
 
 namespace dlfl::graph::detail {
 namespace {
+
+// sums[c] += push for each column c of `row`'s words [w0, w1) that `mask` (null = all)
+// has: one add per column, in column order, as page_rank()'s push does.
+void push_bits_scalar(const std::uint64_t* row, const std::uint64_t* mask, std::size_t w0, std::size_t w1, double push,
+                      double* sums) {
+  for (std::size_t w = w0; w < w1; ++w)
+    for (std::uint64_t b = mask ? row[w] & mask[w] : row[w]; b; b &= b - 1)
+      sums[w * 64 + static_cast<std::size_t>(std::countr_zero(b))] += push;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define DLFL_PRFL_AVX512 1
+// The same adds, eight lanes at a time under the row's bits: a masked add leaves the
+// other lanes untouched and a masked load/store touches no column outside the mask, so
+// every sum gets the very same additions (IEEE adds, no contraction) in the same order.
+// At 40% density this is ~8x fewer instructions than a loop over the set bits.
+__attribute__((target("avx512f"))) void push_bits_avx512(const std::uint64_t* row, const std::uint64_t* mask,
+                                                           std::size_t w0, std::size_t w1, double push, double* sums) {
+  const __m512d p = _mm512_set1_pd(push);
+  for (std::size_t w = w0; w < w1; ++w) {
+    std::uint64_t b = mask ? row[w] & mask[w] : row[w];
+    for (double* s = sums + w * 64; b; b >>= 8, s += 8) {
+      const auto lanes = static_cast<__mmask8>(b & 0xFF);
+      if (!lanes) continue;
+      const __m512d v = _mm512_maskz_loadu_pd(lanes, s);
+      _mm512_mask_storeu_pd(s, lanes, _mm512_add_pd(v, p));
+    }
+  }
+}
+#endif
+
+bool vector_push = true;  // tests turn it off to check the scalar loop gives the same doubles
+
+void push_bits(const std::uint64_t* row, const std::uint64_t* mask, std::size_t w0, std::size_t w1, double push,
+               double* sums) {
+#ifdef DLFL_PRFL_AVX512
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512 && vector_push) return push_bits_avx512(row, mask, w0, w1, push, sums);
+#endif
+  push_bits_scalar(row, mask, w0, w1, push, sums);
+}
 
 // Rows of ascending column numbers: bit rows (dense) or id lists (sparse), either viewed
 // (the function unions' own coverage) or owned (their transpose).
@@ -29,6 +73,14 @@ struct Rows {
   // Columns per pass over the rows: 2048 sums (16 KB) for bit rows; id lists in one pass
   // (a binary search per row and block would cost more than it saves).
   std::size_t block() const noexcept { return words ? 2048 : ~std::size_t{0} / 2; }
+
+  // sums[c] += push for the row's columns c in [first, last) (first a multiple of 64)
+  // that `mask` (a bitset over columns; null = all) has, ascending.
+  void push(std::size_t row, std::size_t first, std::size_t last, const std::uint64_t* mask, double value,
+            double* sums) const {
+    if (words) return push_bits(bits.data() + row * words, mask, first / 64, (last + 63) / 64, value, sums);
+    for_each(row, first, last, mask, [&](std::size_t c) { sums[c] += value; });
+  }
 
   // fn(column) for the row's columns in [first, last) (first a multiple of 64) that
   // `mask` (a bitset over columns; null = all) has, ascending.
@@ -72,6 +124,8 @@ void check_weight(double w) {
 }
 
 }  // namespace
+
+void use_vector_push(bool on) { vector_push = on; }
 
 PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weight, double damping, double call_share) {
   const Coverage& cov = g.functions.spectrum.coverage();
@@ -217,7 +271,7 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
         const std::size_t hi = std::min(f_last, lo + by_test.block());
         for (std::size_t i = 0; i < m; ++i) {
           const double push = from_test[side_tests[i]];
-          by_test.for_each(i, lo, hi, nullptr, [&](std::size_t f) { next[static_cast<Eigen::Index>(f)] += push; });
+          by_test.push(i, lo, hi, nullptr, push, next.data());
         }
       }
       const auto [t_first, t_last] = part_of(tests, part, parts);
@@ -226,7 +280,7 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
         for (std::size_t f = 0; f < n; ++f) {
           if (out.covering[f] == 0) continue;
           const double push = from_function[f];
-          by_function.for_each(f, lo, hi, side.data(), [&](std::size_t t) { to_test[t] += push; });
+          by_function.push(f, lo, hi, side.data(), push, to_test.data());
         }
       }
     });

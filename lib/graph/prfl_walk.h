@@ -28,4 +28,8 @@ struct PrflWalk {
 // weight that is not positive (call_share 1 with a function that has tests and calls).
 PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weight, double damping, double call_share);
 
+// Whether the walk may add under bit masks with AVX-512 when the CPU has it (default);
+// tests turn it off to compare the scalar loop. Not thread-safe.
+void use_vector_push(bool on);
+
 }  // namespace dlfl::graph::detail

@@ -10,6 +10,7 @@
 #include "dlfl/counts.h"
 #include "dlfl/graph/page_rank.h"
 #include "dlfl/graph/propagation.h"
+#include "prfl_walk.h"
 
 namespace dlfl::graph {
 namespace {
@@ -131,11 +132,21 @@ TEST(PrflWalk, SameDoublesAsPageRankOnTheExplicitGraphSparse) {
   expect_reference_scores(s, g);
 }
 
-TEST(PrflWalk, SameDoublesOnTwoThreads) {
+TEST(PrflWalk, SameDoublesOnTwoThreadsWithAndWithoutTheVectorKernel) {
   // 2^20 function-test pairs and more: the walk splits its targets between two threads.
   const Spectrum s = random_program(300, 1, 8000, 0.6, 5);
   const FunctionGraph g = join_functions(s, random_calls(300, 6));
   expect_reference_scores(s, g);
+  detail::use_vector_push(false);
+  expect_reference_scores(s, g);
+  detail::use_vector_push(true);
+}
+
+TEST(PrflWalk, ScalarKernelOnSmallGraphs) {
+  detail::use_vector_push(false);
+  const Spectrum s = random_program(40, 3, 120, 0.3, 7);
+  expect_reference_scores(s, join_functions(s, random_calls(40, 8)));
+  detail::use_vector_push(true);
 }
 
 }  // namespace
