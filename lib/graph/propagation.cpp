@@ -131,7 +131,7 @@ PropagatedScores propagate(const Spectrum& elements, const FunctionGraph& g, con
   if (propagation == Propagation::prfl) {
     const Eigen::ArrayXd wf = prfl_weights(g, true, options), wp = prfl_weights(g, false, options);
     out.functions = formula.score(weighted(function_counts, wf, wp, {}));
-    element_scores = formula.score(weighted(element_counts, wf, wp, g.functions.group_of));
+    element_scores = formula.score(weighted(element_counts, wf, wp, g.functions.group_of), &out.undefined);
   } else {
     const Eigen::ArrayXd own = formula.score(function_counts);
     out.functions = own;
@@ -145,7 +145,7 @@ PropagatedScores propagate(const Spectrum& elements, const FunctionGraph& g, con
                              ? kInfiniteScore
                              : own[i] + options.neighbour_weight * best;
     }
-    element_scores = formula.score(element_counts);
+    element_scores = formula.score(element_counts, &out.undefined);
   }
   // lexicographic_scores(function score of each element, element score), with the first
   // part's dense ranks taken over the functions (every function has an element, so the

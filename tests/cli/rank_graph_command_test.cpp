@@ -79,6 +79,11 @@ TEST(RankPropagate, SecondRunReadsTheCachedGraphAndRanksAlike) {
   const RunResult second = run_dlfl(command);
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.out, first.out);
+  // Propagation scores the lines itself, and still names a formula undefined for some.
+  const RunResult nan = run_dlfl("rank " + kExample + " -f 'ef/(ep-ep)' --propagate neighbors --call-graph " +
+                                 (dir / "g.tsv").string());
+  EXPECT_EQ(nan.exit_code, 0) << nan.err;
+  EXPECT_THAT(nan.err, HasSubstr("formula 'ef/(ep-ep)' is undefined (NaN) for 2 elements; they rank last"));
   // The file changes: the cache is not believed, the new graph is read (and a bad one fails).
   write_file(dir / "g.tsv", graph + "call\tsoftmax\tghost\tdirect\n");
   const RunResult changed = run_dlfl(command);

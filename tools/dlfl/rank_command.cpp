@@ -112,22 +112,32 @@ void run_rank(const RankOptions& o) {
   const Technique technique = load_technique(o, groups.spectrum);
   const Spectrum& shown = propagated_functions ? technique.functions->functions.spectrum : groups.spectrum;
   const Spectrum& scored = by_max ? lines : groups.spectrum;
-  Scores scores = score_spectrum(scored, formulas);
+  // Propagation scores the elements itself: counting them here too would read the
+  // coverage once more for nothing.
+  Scores scores;
+  if (technique.propagation) {
+    scores.per_formula.resize(formulas.size());
+    scores.undefined.assign(formulas.size(), 0);
+  } else {
+    scores = score_spectrum(scored, formulas);
+  }
   const auto tie_keys = shown.tie_break_keys();
 
   const std::size_t top = o.top_given || o.format != "github" ? o.top : kGithubDefaultTop;
   std::vector<std::vector<RankedElement>> ranked;
   std::vector<std::pair<double, double>> ranges;
   for (std::size_t f = 0; f < formulas.size(); ++f) {
+    Eigen::ArrayXd& s = scores.per_formula[f];
+    if (technique.propagation) {
+      auto propagated = graph::propagate(groups.spectrum, *technique.functions, formulas[f], *technique.propagation);
+      scores.undefined[f] = propagated.undefined;
+      s = propagated_functions ? std::move(propagated.functions) : std::move(propagated.elements);
+    }
     if (scores.undefined[f])
       warn("formula '" + formulas[f].name() + "' is undefined (NaN) for " + std::to_string(scores.undefined[f]) +
            " elements; they rank last");
-    Eigen::ArrayXd& s = scores.per_formula[f];
     if (by_max) s = max_by_group(s, groups.group_of, groups.spectrum.element_count());
-    if (technique.propagation) {
-      auto propagated = graph::propagate(groups.spectrum, *technique.functions, formulas[f], *technique.propagation);
-      s = propagated_functions ? std::move(propagated.functions) : std::move(propagated.elements);
-    } else if (technique.multi_fault) {
+    if (technique.multi_fault) {  // never with propagation (checked above)
       s = flitsr(groups.spectrum, formulas[f], tie_keys).scores;
     }
     ranked.push_back(rank(s, tie_keys, top));

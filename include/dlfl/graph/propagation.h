@@ -45,6 +45,7 @@ struct PropagatedScores {
   // One score per input element, ordering by (its function's score, its own score): an
   // ordinal (larger = more suspicious), equal exactly when both parts are equal.
   Eigen::ArrayXd elements;
+  std::size_t undefined = 0;  // elements whose own formula score was NaN (Formula::score: last in their function)
 };
 
 // Scores `elements` (a line or block spectrum) with `formula` and the propagation.
