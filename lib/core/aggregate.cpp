@@ -12,6 +12,22 @@
 namespace dlfl {
 namespace {
 
+// A group's record: the first member's file, function and lines, widened by widen().
+ElementRecord group_record(const ElementRecord& first, StringId function) {
+  ElementRecord g;
+  g.file = first.file;
+  g.function = function;
+  g.first_line = first.first_line;
+  g.last_line = first.last_line;
+  g.language = first.language;
+  return g;
+}
+
+void widen(ElementRecord& g, const ElementRecord& member) {
+  if (member.first_line != 0 && (g.first_line == 0 || member.first_line < g.first_line)) g.first_line = member.first_line;
+  g.last_line = std::max(g.last_line, member.last_line);
+}
+
 bool same_column(const Coverage& coverage, std::size_t a, std::size_t b) {
   if (coverage.is_dense()) return std::ranges::equal(coverage.bits(a), coverage.bits(b));
   return std::ranges::equal(coverage.sparse_tests_of(a), coverage.sparse_tests_of(b));
@@ -35,19 +51,11 @@ void group_blocks(const Spectrum& spectrum, std::vector<std::uint32_t>& group_of
     const ElementRecord& r = spectrum.element(e);
     const ElementRecord* p = have_previous ? &spectrum.element(previous) : nullptr;
     if (p && p->file == r.file && p->function == r.function && same_column(cov, previous, e)) {
-      ElementRecord& block = groups[group_of[previous]];
-      if (r.first_line != 0 && (block.first_line == 0 || r.first_line < block.first_line)) block.first_line = r.first_line;
-      block.last_line = std::max(block.last_line, r.last_line);
+      widen(groups[group_of[previous]], r);
       group_of[e] = group_of[previous];
     } else {
       group_of[e] = static_cast<std::uint32_t>(groups.size());
-      ElementRecord block;
-      block.file = r.file;
-      block.function = r.function;
-      block.first_line = r.first_line;
-      block.last_line = r.last_line;
-      block.language = r.language;
-      groups.push_back(block);
+      groups.push_back(group_record(r, r.function));
     }
     previous = e;
     have_previous = true;
@@ -86,22 +94,12 @@ Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
     const std::pair key{r.file, function};
     if (!have_last || last_key != key) {
       auto [it, added] = group_index.try_emplace(key, static_cast<std::uint32_t>(groups.size()));
-      if (added) {
-        ElementRecord g;
-        g.file = r.file;
-        g.function = function;
-        g.first_line = r.first_line;
-        g.last_line = r.last_line;
-        g.language = r.language;
-        groups.push_back(g);
-      }
+      if (added) groups.push_back(group_record(r, function));
       have_last = true;
       last_key = key;
       last_group = it->second;
     }
-    ElementRecord& g = groups[last_group];
-    if (r.first_line != 0 && (g.first_line == 0 || r.first_line < g.first_line)) g.first_line = r.first_line;
-    g.last_line = std::max(g.last_line, r.last_line);
+    widen(groups[last_group], r);
     group_of[e] = last_group;
   }
 
