@@ -29,7 +29,7 @@ using dlfl::testing::TempDir;
 using dlfl::testing::write_text;
 
 // What `ldd BINARY` prints: every shared library the binary loads, its own and theirs.
-std::string loaded_libraries(const std::string& binary) {
+[[maybe_unused]] std::string loaded_libraries(const std::string& binary) {
   std::string out;
   if (FILE* pipe = ::popen(("ldd '" + binary + "' 2>&1").c_str(), "r")) {
     char buffer[4096];
@@ -40,7 +40,7 @@ std::string loaded_libraries(const std::string& binary) {
   return out;
 }
 
-bool loads_llvm_or_clang(const std::string& ldd) {
+[[maybe_unused]] bool loads_llvm_or_clang(const std::string& ldd) {
   return ldd.find("llvm") != std::string::npos || ldd.find("clang") != std::string::npos;
 }
 
@@ -63,7 +63,7 @@ struct Spawned {
 };
 
 // Runs `argv` (argv[0] the program) with stdout and stderr to /dev/null; waits for it.
-Spawned spawn_and_wait(const std::vector<std::string>& args) {
+[[maybe_unused]] Spawned spawn_and_wait(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -130,8 +130,9 @@ TEST(ClangHelper, MissingHelperIsOneLineErrorNamingIt) {
 #ifdef DLFL_CLANG_HELPER_BINARY
     EXPECT_NE(r.err.find((lone.dir / "dlfl-clang").string() + ": "), std::string::npos) << command << ": " << r.err;
 #else
-    if (command.rfind("bench", 0) != 0)  // a bench without Clang runs what it can
+    if (command.rfind("bench", 0) != 0) {  // a bench without Clang runs what it can
       EXPECT_NE(r.err.find("without the Clang 14 development packages"), std::string::npos) << command << ": " << r.err;
+    }
 #endif
   }
 }
