@@ -82,6 +82,18 @@ struct Rows {
     for_each(row, first, last, mask, [&](std::size_t c) { sums[c] += value; });
   }
 
+  // How many of the row's columns `mask` (null = all) has.
+  std::size_t count(std::size_t row, const std::uint64_t* mask) const {
+    std::size_t c = 0;
+    if (words) {
+      const std::uint64_t* r = bits.data() + row * words;
+      for (std::size_t w = 0; w < words; ++w) c += static_cast<std::size_t>(std::popcount(mask ? r[w] & mask[w] : r[w]));
+      return c;
+    }
+    for_each(row, 0, ~std::size_t{0} / 2, mask, [&](std::size_t) { ++c; });
+    return c;
+  }
+
   // fn(column) for the row's columns in [first, last) (first a multiple of 64) that
   // `mask` (a bitset over columns; null = all) has, ascending.
   template <class Fn>
@@ -154,23 +166,31 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
   std::vector<std::uint32_t> node_of_test(tests, 0);
   for (std::size_t i = 0; i < m; ++i) node_of_test[side_tests[i]] = static_cast<std::uint32_t>(i);
   std::vector<std::uint64_t> functions_of(m, 0);  // out-degree of each test node
+  // Setting up reads the 79M pairs of the benchmark spectrum three times: on two threads
+  // when the coverage is that large (each owning functions, or tests, as below).
+  const bool parallel = cov.nnz() >= (std::size_t{1} << 20) && std::thread::hardware_concurrency() >= 2;
+  run_parts(parallel, [&](unsigned part, unsigned parts) {
+    const auto [first, last] = part_of(n, part, parts);
+    for (std::size_t f = first; f < last; ++f) out.covering[f] = static_cast<std::uint32_t>(by_function.count(f, side.data()));
+  });
   std::size_t pairs = 0;
-  for (std::size_t f = 0; f < n; ++f)
-    by_function.for_each(f, 0, tests, side.data(), [&](std::size_t t) {
-      ++out.covering[f];
-      ++functions_of[node_of_test[t]];
-    });
   for (const auto c : out.covering) pairs += c;
   Rows by_test;
   if (dense_is_smaller(n, m, pairs)) {
     by_test.words = (n + 63) / 64;
     by_test.own_bits.assign(m * by_test.words, 0);
-    for (std::size_t f = 0; f < n; ++f)
-      by_function.for_each(f, 0, tests, side.data(), [&](std::size_t t) {
-        by_test.own_bits[node_of_test[t] * by_test.words + f / 64] |= std::uint64_t{1} << (f % 64);
-      });
     by_test.bits = by_test.own_bits;
+    run_parts(parallel, [&](unsigned part, unsigned parts) {
+      const auto [t_first, t_last] = part_of(tests, part, parts);
+      for (std::size_t f = 0; f < n; ++f)
+        by_function.for_each(f, t_first, t_last, side.data(), [&](std::size_t t) {
+          by_test.own_bits[node_of_test[t] * by_test.words + f / 64] |= std::uint64_t{1} << (f % 64);
+        });
+    });
+    for (std::size_t i = 0; i < m; ++i) functions_of[i] = by_test.count(i, nullptr);
   } else {
+    for (std::size_t f = 0; f < n; ++f)
+      by_function.for_each(f, 0, tests, side.data(), [&](std::size_t t) { ++functions_of[node_of_test[t]]; });
     by_test.own_offsets.assign(m + 1, 0);
     for (std::size_t i = 0; i < m; ++i) by_test.own_offsets[i + 1] = by_test.own_offsets[i] + functions_of[i];
     by_test.own_ids.resize(pairs);
@@ -196,7 +216,6 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
     if (covering) check_weight(test_edge[f]);
     if (calls[f]) check_weight(call_edge[f]);
   }
-  const bool parallel = pairs >= (std::size_t{1} << 20) && std::thread::hardware_concurrency() >= 2;
   // The function out-weights are sums of up to `tests` terms each: split over the functions.
   run_parts(parallel, [&](unsigned part, unsigned parts) {
     const auto [first, last] = part_of(n, part, parts);
