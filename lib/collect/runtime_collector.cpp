@@ -16,8 +16,8 @@
 #include <mutex>
 #include <optional>
 #include <random>
-#include <set>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -77,9 +77,11 @@ std::vector<std::string> filters_for(const std::vector<std::string>& remaining, 
     for (auto it = begin; it != end; ++it) s += (s.empty() ? "" : ":") + *it;
     return s;
   };
+  // Every test (the names are unique): the usual first run of a big suite.
+  if (remaining.size() == all.size()) return {"*"};
   std::string positive = join(remaining.begin(), remaining.end());
   if (positive.size() <= kMaxFilter) return {positive};
-  const std::set<std::string> keep(remaining.begin(), remaining.end());
+  const std::unordered_set<std::string_view> keep(remaining.begin(), remaining.end());
   std::vector<std::string> others;
   for (const auto& t : all)
     if (!keep.count(t)) others.push_back(t);
@@ -221,10 +223,15 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     // The tests with the fewest runs so far get the runs they lack in one process (all of
     // them, until a crash leaves some tests a run ahead of the others).
     unsigned fewest = o.repeat;
-    for (const auto& t : remaining) fewest = std::min(fewest, runs_of[t].runs);
     std::vector<std::string> group;
-    for (const auto& t : remaining)
-      if (runs_of[t].runs == fewest) group.push_back(t);
+    if (runs_of.empty()) {  // the first run: nothing ran yet
+      fewest = 0;
+      group = remaining;
+    } else {
+      for (const auto& t : remaining) fewest = std::min(fewest, runs_of[t].runs);
+      for (const auto& t : remaining)
+        if (runs_of[t].runs == fewest) group.push_back(t);
+    }
     const unsigned iterations = o.repeat - fewest;
     const std::string filter = filters_for(group, all).front();
     const std::size_t run = result.stats.processes++;
