@@ -276,15 +276,16 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
       }
     }
     next.setZero();
-    // Function targets: call edges first (function sources precede test sources), then
-    // tests in order, each pushing to its functions; two threads own halves of the functions.
+    // Function targets get their call edges first (function sources precede test sources
+    // in page_rank()'s node order), then the tests' pushes, test by test.
     for (std::size_t f = 0; f < n; ++f)
       for (auto k = call_offsets[f]; k < call_offsets[f + 1]; ++k) next[static_cast<Eigen::Index>(f)] += call_push[call_sources[k]];
-    // Test targets: functions in order, each pushing to its side's tests.
+    // Test targets get the functions' pushes, function by function (by raw test id here).
     std::vector<double> to_test(tests, 0);
+    // Each thread owns half of the functions and half of the tests as targets; targets
+    // are taken a block at a time, so the sums being pushed to stay in L1 while every
+    // source passes over them (sources still in order for each target).
     run_parts(parallel, [&](unsigned part, unsigned parts) {
-      // Targets a block at a time, so the sums being pushed to stay in L1 while every
-      // source passes over them (sources still in order for each target).
       const auto [f_first, f_last] = part_of(n, part, parts);
       for (std::size_t lo = f_first; lo < f_last; lo += by_test.block()) {
         const std::size_t hi = std::min(f_last, lo + by_test.block());
