@@ -53,7 +53,7 @@ class Payload {
   bool take(std::vector<T>& v, std::uint64_t count) {
     if (count > (bytes_.size() - at_) / sizeof(T)) return false;
     v.resize(count);
-    std::memcpy(v.data(), bytes_.data() + at_, count * sizeof(T));
+    if (count) std::memcpy(v.data(), bytes_.data() + at_, count * sizeof(T));  // an empty vector's data() may be null
     at_ += count * sizeof(T);
     return true;
   }
@@ -106,8 +106,13 @@ std::optional<CompactCallGraph> load(const std::filesystem::path& cache, const T
   if (!valid_offsets(g.names.offsets, h.name_chars) || !valid_offsets(g.files.offsets, h.file_chars) ||
       !valid_offsets(g.callee_offsets, h.calls))
     return std::nullopt;
-  for (const std::uint32_t c : g.callees)
-    if (c >= h.functions) return std::nullopt;
+  // What compact_call_graph.h promises: each caller's callees distinct, sorted, functions.
+  for (std::size_t f = 0; f < h.functions; ++f) {
+    if (g.calls_unknown[f] > 1) return std::nullopt;
+    for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k)
+      if (g.callees[k] >= h.functions || (k > g.callee_offsets[f] && g.callees[k] <= g.callees[k - 1]))
+        return std::nullopt;
+  }
   g.kinds.reserve(kinds.size());
   for (const std::uint8_t k : kinds) {
     if (k > static_cast<std::uint8_t>(CallKind::launch)) return std::nullopt;

@@ -5,9 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "dlfl/error.h"
 #include "dlfl/graph/call_graph_format.h"
@@ -130,6 +134,37 @@ TEST_F(CallGraphCache, ADamagedCacheIsIgnoredAndRewritten) {
   expect_same(read_call_graph_cached(path_), parsed);
 }
 
+// A cache that passes the key and hash checks but breaks what CompactCallGraph promises
+// (a caller's callees sorted and distinct, calls_unknown 0 or 1) was not made by dlfl: it is
+// ignored like a damaged one (fuzz/call_graph_cache_fuzzer.cpp forges such caches).
+TEST_F(CallGraphCache, AWellHashedCacheOfABrokenGraphIsIgnored) {
+  write(kGraph);
+  const CompactCallGraph parsed = parse_call_graph(kGraph, path_.string());
+  read_call_graph_cached(path_);
+  const fs::path cache = call_graph_cache_path(path_);
+  const std::string bytes = io::read_file_bytes(cache);
+  // Where the arrays are (call_graph_cache.cpp): an 80-byte header, then the columns.
+  const std::size_t n = parsed.function_count();
+  const std::size_t unknown_at = 80 + 2 * (n + 1) * 8 + parsed.names.chars.size() + parsed.files.chars.size() + n * 4;
+  const std::size_t callees_at = unknown_at + n + (n + 1) * 8;
+  ASSERT_EQ(parsed.callee_offsets[1], 3u);  // main calls three functions: swap its first two
+  const auto forge = [&](std::size_t at, std::string_view with) {
+    std::string forged = bytes;
+    forged.replace(at, with.size(), with);
+    const std::uint64_t hash = XXH3_64bits(forged.data() + 80, forged.size() - 80);
+    std::memcpy(forged.data() + 72, &hash, sizeof hash);
+    std::ofstream(cache, std::ios::binary | std::ios::trunc) << forged;
+  };
+  forge(callees_at, bytes.substr(callees_at + 4, 4) + bytes.substr(callees_at, 4));
+  expect_same(read_call_graph_cached(path_), parsed);
+  EXPECT_EQ(io::read_file_bytes(cache), bytes);  // rewritten
+  forge(callees_at, bytes.substr(callees_at, 4) + bytes.substr(callees_at, 4));  // a callee twice
+  expect_same(read_call_graph_cached(path_), parsed);
+  forge(unknown_at, "\x02");
+  expect_same(read_call_graph_cached(path_), parsed);
+  EXPECT_EQ(io::read_file_bytes(cache), bytes);
+}
+
 TEST_F(CallGraphCache, UnwritableCacheOnlyCostsTheParse) {
   write(kGraph);
   fs::create_directories(call_graph_cache_path(path_));  // a directory where the cache would go
@@ -165,6 +200,21 @@ TEST_F(CallGraphCache, EmptyGraphIsCachedToo) {
   EXPECT_TRUE(read_call_graph_cached(path_).empty());
   EXPECT_TRUE(fs::exists(call_graph_cache_path(path_)));
   EXPECT_TRUE(read_call_graph_cached(path_).empty());
+}
+
+// Empty arrays in the cache: a graph without calls read back from its cache copied zero
+// bytes into an empty vector's null data(), which UBSan reports (fuzz/corpus/call_graph_cache/
+// no-calls; this test fails under scripts/sanitize.sh without the fix).
+TEST_F(CallGraphCache, GraphWithoutCallsReadsBackFromItsCache) {
+  const std::string text = "dlfl-call-graph\t1\nfunction\tf\ta.cpp\t1\nfunction\tg\t\t0\tunknown-calls\n";
+  write(text);
+  const CompactCallGraph parsed = parse_call_graph(text, path_.string());
+  expect_same(read_call_graph_cached(path_), parsed);
+  ASSERT_TRUE(fs::exists(call_graph_cache_path(path_)));
+  const CompactCallGraph cached = read_call_graph_cached(path_);
+  EXPECT_EQ(cached.function_count(), 2u);
+  EXPECT_EQ(cached.call_count(), 0u);
+  expect_same(cached, parsed);
 }
 
 }  // namespace
