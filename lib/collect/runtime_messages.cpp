@@ -67,7 +67,8 @@ void RuntimeMessagesReader::read_more(const std::filesystem::path& path, Runtime
     if (!head.starts_with(kKind) || tab < kKind.size() || ec != std::errc() || end != digits.data() + digits.size())
       throw Error(name, line_, "malformed failure record");
     const std::size_t body = eol + 1;
-    if (text.size() - body < length + 1) break;  // cut short, or still being written
+    // Its message and newline are there (a length of 2^64 - 1 must not wrap around to 0).
+    if (length >= text.size() - body) break;  // cut short, or still being written
     if (text[body + length] != '\n') throw Error(name, line_, "failure record longer than its declared length");
     const std::string_view message = text.substr(body, length);
     messages[std::string(head.substr(kKind.size(), tab - kKind.size()))].emplace_back(message);

@@ -68,6 +68,18 @@ TEST_F(RuntimeMessages, MalformedFilesAreOneLineErrors) {
   EXPECT_THROW(read_runtime_messages(path_.string() + ".missing"), dlfl::Error);
 }
 
+// A declared length of 2^64 - 1 is a record cut short, not a length + 1 that wraps to 0 and
+// takes the rest of the file as its message (found reading the fuzz harness's target).
+TEST_F(RuntimeMessages, LargestDeclaredLengthIsARecordCutShort) {
+  const auto m = read_runtime_messages(
+      write("dlfl-rt-messages 1\nfailure\tS.A\t1\nx\nfailure\tS.B\t18446744073709551615\nfailure\tS.C\t1\ny\n"));
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m.at("S.A").front(), "x");
+  // One more does not fit a length: malformed.
+  EXPECT_THROW(read_runtime_messages(write("dlfl-rt-messages 1\nfailure\tS.B\t18446744073709551616\nx\n")),
+               dlfl::Error);
+}
+
 // While the listener still appends: each call adds what was completed since the last one.
 TEST_F(RuntimeMessages, ReadInPartsWhileTheFileGrows) {
   dlfl::collect::RuntimeMessagesReader reader;
