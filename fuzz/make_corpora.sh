@@ -88,6 +88,18 @@ maps = bytearray(2 * probes)
 maps[0] = 1; maps[probes + 4] = 1
 open(sys.argv[1], 'wb').write(bytes(out) + bytes(maps) + body)
 PY
+# Read in parts (runtime_snapshot_tail_fuzzer.cpp): two little-endian u16 cut offsets, then
+# the file: cut inside the header, between the two records, at the end; a refused poll.
+for cuts in '\x00\x00\xd0\x01' '\x20\x01\x78\x01' '\x98\x01\xd0\x01' '\x58\x81\x98\x01'; do
+  { printf "$cuts"; cat "$corpus/runtime_snapshot/small"; } >"$corpus/runtime_snapshot_tail/$(printf "$cuts" | od -An -tx1 | tr -d ' ')"
+done
+# The runtime's failure messages (runtime_messages_fuzzer.cpp): two cut offsets, then the
+# file: cut in the header, in a record's head, in its message; a record cut short at the end.
+messages=$'dlfl-rt-messages 1\nfailure\tS.A\t9\na.cpp:3\nx\nfailure\tS.B\t12\nb.cpp:4\n\ty\tz\nfailure\tS.A\t7\na.cpp:5\n'
+for cuts in '\x05\x00\x1c\x00' '\x1a\x00\x2a\x00' '\x30\x00\x48\x00'; do
+  { printf "$cuts"; printf '%s' "$messages"; } >"$corpus/runtime_messages/$(printf "$cuts" | od -An -tx1 | tr -d ' ')"
+done
+{ printf '\x10\x00\x20\x00'; printf '%sfailure\tS.C\t100\nonly part' "$messages"; } >"$corpus/runtime_messages/cut-short"
 
 cp "$root/tests/collect/data/gcov12_sample.json" "$corpus/gcov_json/gcov12"
 { printf '\0'; cat "$root/tests/collect/data/llvm14_export.json"; } >"$corpus/llvm_cov_export/export"
@@ -110,6 +122,23 @@ cat >"$corpus/pytest_run_report/report" <<'JSON'
 JSON
 printf '\xEF\xBB\xBF# made by hand\r\ndlfl-call-graph\t1\r\nfunction\tf\ta.cpp\t1\r\nfunction\tg\t\t0\tunknown-calls\r\nfunction\tns::kernel\tk.cu\t10\r\ncall\tf\tg\tdirect\r\ncall\tg\tf\tvirtual\r\ncall\tf\tns::kernel\tlaunch\r\n' \
   >"$corpus/call_graph/small"
+# The cache of that graph (lib/graph/call_graph_cache.cpp: an 80-byte header, then the
+# CompactCallGraph's arrays); the harness writes the key and payload hash, a header whose
+# reserved word is 0xFFFFFFFF keeps its own (zeros here: a stale cache, ignored).
+/usr/bin/python3 - "$corpus/call_graph/small" "$corpus/call_graph_cache" <<'PY'
+import struct, sys
+text = open(sys.argv[1], 'rb').read()
+def cache(reserved):
+    u64 = lambda *v: struct.pack('<%dQ' % len(v), *v)
+    payload = (u64(0, 1, 2, 12) + b'fgns::kernel' + u64(0, 5, 5, 9) + b'a.cppk.cu' + struct.pack('<3I', 1, 0, 10) +
+               bytes([0, 1, 0]) + u64(0, 2, 3, 3) + struct.pack('<3I', 1, 2, 0) + bytes([0, 2, 1]))
+    return b'DLFLCGC1' + struct.pack('<II', 0x01020304, reserved) + u64(0, 0, 0, 3, 3, 12, 9, 0) + payload
+sep = b'\n=====\n'
+open(sys.argv[2] + '/small', 'wb').write(text + sep + cache(0))
+open(sys.argv[2] + '/stale', 'wb').write(text + sep + cache(0xFFFFFFFF))
+open(sys.argv[2] + '/foreign', 'wb').write(text.replace(b'ns::kernel', b'h') + sep + cache(0))
+open(sys.argv[2] + '/no-cache', 'wb').write(text)
+PY
 { printf '\0'; cat "$root/tests/collect/data/ctest_sample.json"; } >"$corpus/test_listing/ctest"
 { printf '\1'; cat "$root/tests/collect/data/gtest_report_sample.json"; } >"$corpus/test_listing/gtest_report"
 printf '\2Running main() from gtest_main.cc\nSuite.\n  A\n  DISABLED_B\nInst/Param.\n  Case/0  # GetParam() = 4\nTyped/0.  # TypeParam = int\n  Case\n' \
