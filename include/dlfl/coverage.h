@@ -185,6 +185,10 @@ class CoverageBuilder {
     add_row(std::span<const std::uint32_t>(elements.begin(), elements.size()));
   }
   std::size_t tests() const noexcept { return offsets_.size() - 1; }
+  // Adds `elements` to each of the rows [first, end) already added: coverage shared by
+  // several tests that is known only after them (a process's coverage outside its tests).
+  // O(all covered pairs). Throws dlfl::Error like add_row; rows past tests() are ignored.
+  void add_to_rows(std::size_t first, std::size_t end, std::span<const std::uint32_t> elements);
   // Throws dlfl::Error when a row names an element id ≥ `elements`.
   Coverage finish(std::size_t elements) &&;
   Coverage finish() && { return std::move(*this).finish(elements_); }

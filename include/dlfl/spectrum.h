@@ -106,7 +106,13 @@ class SpectrumBuilder {
     add_test(std::move(test), std::span<const std::uint32_t>(covered.begin(), covered.size()));
   }
 
+  // Adds covered elements to the tests [first, end) already added (CoverageBuilder::add_to_rows).
+  void add_to_tests(std::size_t first, std::size_t end, std::span<const std::uint32_t> covered) {
+    coverage_.add_to_rows(first, end, covered);
+  }
+
   std::size_t element_count() const noexcept { return elements_.size(); }
+  std::size_t test_count() const noexcept { return tests_.size(); }
   StringPool& strings() noexcept { return strings_; }
 
   // Infers the languages not given (infer_languages). Throws dlfl::Error when a test

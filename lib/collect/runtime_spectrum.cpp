@@ -175,59 +175,41 @@ void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
   std::vector<std::uint32_t>& elements = scratch_;  // reused: no allocation per test
   elements.clear();
   elements_.elements_of(rec.probes, elements);
-  if (staging_) {
-    // Sorted now, while the tests still run, so that the flush is a copy.
-    std::sort(elements.begin(), elements.end());
-    elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
-    staged_elements_.insert(staged_elements_.end(), elements.begin(), elements.end());
-    staged_ends_.push_back(staged_elements_.size());
-    staged_tests_.push_back(std::move(rec.test));
-    return;
-  }
-  add_test(std::move(rec.test), elements);
-}
-
-void RuntimeSpectrumBuilder::add_test(TestCase test, std::span<const std::uint32_t> elements) {
-  if (test.failed()) ++stats_.failing;
-  if (test.status == TestStatus::crashed) ++stats_.crashed;
-  if (test.status == TestStatus::timed_out) ++stats_.timed_out;
-  if (elements.empty()) (test.failed() ? failing_without_ : passing_without_).push_back(test.name);
-  builder_.add_test(std::move(test), elements);
+  if (rec.test.failed()) ++stats_.failing;
+  if (rec.test.status == TestStatus::crashed) ++stats_.crashed;
+  if (rec.test.status == TestStatus::timed_out) ++stats_.timed_out;
+  if (elements.empty()) without_.push_back({builder_.test_count(), rec.test.failed(), rec.test.name});
+  builder_.add_test(std::move(rec.test), elements);
   ++stats_.tests;
 }
 
+void RuntimeSpectrumBuilder::start_staging() {
+  if (!staged_first_) staged_first_ = builder_.test_count();
+}
+
 void RuntimeSpectrumBuilder::flush_staged(std::span<const std::uint32_t> extra_probes) {
-  staging_ = false;
+  if (!staged_first_) return;
+  const std::size_t first = *staged_first_, end = builder_.test_count();
+  staged_first_.reset();
   std::vector<std::uint32_t> extra;
   elements_.elements_of(extra_probes, extra);
-  std::vector<std::uint32_t> row;
-  std::size_t begin = 0;
-  for (std::size_t t = 0; t < staged_tests_.size(); ++t) {
-    const std::span<const std::uint32_t> own(staged_elements_.data() + begin, staged_ends_[t] - begin);
-    begin = staged_ends_[t];
-    if (extra.empty()) {
-      add_test(std::move(staged_tests_[t]), own);
-    } else {
-      row.assign(own.begin(), own.end());
-      row.insert(row.end(), extra.begin(), extra.end());
-      add_test(std::move(staged_tests_[t]), row);
-    }
-  }
-  staged_tests_ = {};
-  staged_elements_ = {};
-  staged_ends_ = {};
+  if (extra.empty()) return;
+  builder_.add_to_tests(first, end, extra);
+  std::erase_if(without_, [&](const Uncovered& u) { return u.test >= first && u.test < end; });
 }
 
 void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
-  if (staging_) flush_staged({});
+  flush_staged({});
+  std::vector<std::string> failing_without, passing_without;
+  for (auto& u : without_) (u.failed ? failing_without : passing_without).push_back(std::move(u.name));
   // Usually a test of code outside the instrumented (or kept) files; a failing one then
   // cannot be localized.
-  if (!failing_without_.empty())
-    result.warnings.push_back(counted(failing_without_.size(), "failing test") +
-                              " without coverage: " + name_list(failing_without_));
-  if (!passing_without_.empty())
-    result.warnings.push_back(counted(passing_without_.size(), "passing test") +
-                              " without coverage: " + name_list(passing_without_));
+  if (!failing_without.empty())
+    result.warnings.push_back(counted(failing_without.size(), "failing test") +
+                              " without coverage: " + name_list(failing_without));
+  if (!passing_without.empty())
+    result.warnings.push_back(counted(passing_without.size(), "passing test") +
+                              " without coverage: " + name_list(passing_without));
   result.spectrum = std::move(builder_).finish();
   result.spectrum.set_origin(elements_.origin());
   auto& s = result.stats;
@@ -236,7 +218,7 @@ void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
   s.crashed = stats_.crashed;
   s.timed_out = stats_.timed_out;
   s.skipped = stats_.skipped;
-  s.no_coverage = failing_without_.size() + passing_without_.size();
+  s.no_coverage = failing_without.size() + passing_without.size();
   s.elements = result.spectrum.element_count();
 }
 

@@ -85,11 +85,11 @@ class RuntimeSpectrumBuilder {
   // Tests go into the spectrum in the order they are added; skipped ones are only counted.
   void add(RuntimeTestRecord record);
 
-  // From now on the tests added are mapped to elements but held back, until
-  // flush_staged() adds them, each with `extra_probes` too: for tests read while their
-  // process still runs, whose process-wide (outside) coverage is known only at its end.
-  void start_staging() { staging_ = true; }
-  bool staging() const noexcept { return staging_; }
+  // For tests read while their process still runs, whose process-wide (outside) coverage
+  // is known only at its end: flush_staged() adds `extra_probes` to every test added since
+  // start_staging() (nothing to do when they reach no element) and ends the staging.
+  void start_staging();
+  bool staging() const noexcept { return staged_first_.has_value(); }
   void flush_staged(std::span<const std::uint32_t> extra_probes);
 
   // Moves the spectrum into `result` (origin: the probe map's id and the root its element
@@ -99,18 +99,17 @@ class RuntimeSpectrumBuilder {
   void finish(RuntimeCollectResult& result);
 
  private:
-  void add_test(TestCase test, std::span<const std::uint32_t> elements);
-
   SpectrumBuilder builder_;
   ProbeElements elements_;
   RuntimeCollectStats stats_;
-  std::vector<std::string> failing_without_, passing_without_;
+  struct Uncovered {
+    std::size_t test;  // its index in the spectrum
+    bool failed;
+    std::string name;
+  };
+  std::vector<Uncovered> without_;  // tests that cover no element (so far: see staging)
   std::vector<std::uint32_t> scratch_;  // the elements of the test being added
-  bool staging_ = false;
-  // The staged tests; the elements of test i end at staged_ends_[i] (sorted, unique).
-  std::vector<TestCase> staged_tests_;
-  std::vector<std::uint32_t> staged_elements_;
-  std::vector<std::size_t> staged_ends_;
+  std::optional<std::size_t> staged_first_;  // the first test added since start_staging()
 };
 
 }  // namespace dlfl::collect

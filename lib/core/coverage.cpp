@@ -2,6 +2,7 @@
 #include "dlfl/coverage.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "dlfl/error.h"
@@ -203,6 +204,33 @@ void CoverageBuilder::add_row(std::span<const std::uint32_t> elements) {
   if (!std::is_sorted(first, indices_.end())) std::sort(first, indices_.end());
   indices_.erase(std::unique(first, indices_.end()), indices_.end());
   offsets_.push_back(indices_.size());
+}
+
+void CoverageBuilder::add_to_rows(std::size_t first, std::size_t end, std::span<const std::uint32_t> elements) {
+  std::vector<std::uint32_t> extra(elements.begin(), elements.end());
+  for (auto e : extra)
+    if (e >= elements_)
+      throw Error("coverage: element " + std::to_string(e) + " out of range (" + std::to_string(elements_) +
+                  " elements)");
+  std::sort(extra.begin(), extra.end());
+  extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
+  end = std::min(end, tests());
+  if (extra.empty() || first >= end) return;
+  std::vector<std::uint32_t> indices;
+  indices.reserve(indices_.size() + (end - first) * extra.size());
+  std::vector<std::uint64_t> offsets{0};
+  offsets.reserve(offsets_.size());
+  for (std::size_t t = 0; t < tests(); ++t) {
+    const auto row_begin = indices_.begin() + static_cast<std::ptrdiff_t>(offsets_[t]);
+    const auto row_end = indices_.begin() + static_cast<std::ptrdiff_t>(offsets_[t + 1]);
+    if (t >= first && t < end)
+      std::set_union(row_begin, row_end, extra.begin(), extra.end(), std::back_inserter(indices));  // rows are sorted
+    else
+      indices.insert(indices.end(), row_begin, row_end);
+    offsets.push_back(indices.size());
+  }
+  indices_ = std::move(indices);
+  offsets_ = std::move(offsets);
 }
 
 Coverage CoverageBuilder::finish(std::size_t elements) && {
