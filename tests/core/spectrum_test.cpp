@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "dlfl/error.h"
 
 namespace dlfl {
@@ -123,6 +125,27 @@ TEST(Spectrum, TieBreakKeysOrderByFileThenLine) {
   const auto keys = s.tie_break_keys();
   EXPECT_LT(keys[2], keys[1]);
   EXPECT_LT(keys[1], keys[0]);
+}
+
+// Coverage shared by tests already added (a process's outside coverage): merged into
+// exactly those rows, duplicates dropped, the other rows untouched.
+TEST(CoverageBuilder, AddToRowsMergesIntoTheRowsAlreadyAdded) {
+  CoverageBuilder b(5);
+  b.add_row({1, 3});
+  b.add_row({2});
+  b.add_row({});
+  b.add_row({4});
+  b.add_to_rows(1, 3, std::vector<std::uint32_t>{3, 0, 3});
+  b.add_to_rows(2, 2, std::vector<std::uint32_t>{1});    // an empty range: nothing
+  b.add_to_rows(0, 99, std::vector<std::uint32_t>{});    // nothing to add
+  EXPECT_THROW(b.add_to_rows(0, 1, std::vector<std::uint32_t>{5}), Error);
+  const Coverage c = std::move(b).finish();
+  const CoverageRows rows(c);
+  const auto row = [&](std::size_t t) { return std::vector<std::uint32_t>(rows.row(t).begin(), rows.row(t).end()); };
+  EXPECT_EQ(row(0), (std::vector<std::uint32_t>{1, 3}));
+  EXPECT_EQ(row(1), (std::vector<std::uint32_t>{0, 2, 3}));
+  EXPECT_EQ(row(2), (std::vector<std::uint32_t>{0, 3}));
+  EXPECT_EQ(row(3), (std::vector<std::uint32_t>{4}));
 }
 
 TEST(Coverage, ValidatesStructure) {
