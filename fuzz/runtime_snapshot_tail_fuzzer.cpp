@@ -1,17 +1,20 @@
 // Runtime snapshots read while the writer runs (RuntimeSnapshotTail): the input's first
 // four bytes are two cut offsets (little-endian u16, taken modulo the file's size + 1), the
-// rest is the file. The file is written up to the first cut and polled, appended up to the
-// second and polled again (the second time refusing to hand records when the high bit of
-// the first cut is set), then completed and finished. What the polls and finish() hand
-// must be exactly what read_runtime_snapshot gives for the whole file, or both throw
-// dlfl::Error.
+// rest is the file. The file is shown to the tail as the writer would leave it: first its
+// bytes up to the first cut, with records_end no further than the cut (records are
+// published after their bytes), polled; then up to the second cut, polled again (refusing
+// to hand records when the high bit of the first cut is set); then whole, finished. What
+// the polls and finish() hand must be exactly what read_runtime_snapshot gives for the
+// whole file, or both throw dlfl::Error. running_test() reads each state too.
 #include <algorithm>
-#include <fstream>
+#include <cstddef>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "dlfl/collect/runtime_snapshot.h"
+#include "dlfl_rt/dlfl_rt_file.h"
 #include "fuzz_support.h"
 
 namespace {
@@ -31,8 +34,17 @@ bool same(const RuntimeSnapshot& a, const RuntimeSnapshot& b) {
                     [](const RuntimeSlot& x, const RuntimeSlot& y) { return same(x, y); });
 }
 
-void append(const std::filesystem::path& path, std::string_view bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::app).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+// The file's first `cut` bytes, records_end (when they hold it) at most `cut`.
+std::string written_up_to(std::string_view file, std::size_t cut) {
+  std::string bytes(file.substr(0, cut));
+  constexpr std::size_t at = offsetof(dlfl_rt_file_header, records_end);
+  std::uint64_t end = 0;
+  if (bytes.size() >= at + sizeof end) {
+    std::memcpy(&end, bytes.data() + at, sizeof end);
+    end = std::min<std::uint64_t>(end, cut);
+    std::memcpy(bytes.data() + at, &end, sizeof end);
+  }
+  return bytes;
 }
 
 }  // namespace
@@ -49,7 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<RuntimeSnapshot> whole;
   expect_value_or_error([&] { whole = dlfl::collect::read_runtime_snapshot(write_file("whole.dlflrt", file)); });
 
-  const auto path = write_file("tail.dlflrt", file.substr(0, cuts[0]));
+  // Rewritten in place (same inode), as the tail keeps the file open between polls.
+  const auto path = write_file("tail.dlflrt", written_up_to(file, cuts[0]));
+  (void)dlfl::collect::running_test(path);
   dlfl::collect::RuntimeSnapshotTail tail(path);
   std::vector<RuntimeSlot> handed;
   const auto on_test = [&](const RuntimeSnapshot& header, RuntimeSlot&& slot) {
@@ -58,9 +72,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     handed.push_back(std::move(slot));
   };
   (void)tail.poll(on_test);
-  append(path, file.substr(cuts[0], cuts[1] - cuts[0]));
+  write_file("tail.dlflrt", written_up_to(file, cuts[1]));
+  (void)dlfl::collect::running_test(path);
   (void)tail.poll(on_test, [&] { return !refuse_second; });
-  append(path, file.substr(cuts[1]));
+  write_file("tail.dlflrt", file);
   RuntimeSnapshot parts;
   bool threw = false;
   try {
