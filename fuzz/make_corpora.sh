@@ -3,6 +3,8 @@
 # example spectrum converted by dlfl into every format, its rankings, the collect test
 # data, the bench and subject files, and small hand-written samples where the tests keep
 # theirs inline. Multi-file inputs are joined with "\n=====\n" (fuzz/fuzz_support.h).
+# The files it makes are overwritten; the others (reproducers of earlier findings, such as
+# fuzz/corpus/test_listing's and call_graph_cache/no-calls) are kept.
 # Usage: fuzz/make_corpora.sh [DLFL_BINARY]   (default: build/tools/dlfl/dlfl)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,7 +12,6 @@ dlfl=${1:-$root/build/tools/dlfl/dlfl}
 corpus=$root/fuzz/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-rm -rf "$corpus"
 for h in "$root"/fuzz/*_fuzzer.cpp; do n=$(basename "$h" _fuzzer.cpp); mkdir -p "$corpus/$n"; done
 sep=$'\n=====\n'
 join() { local first=1; for f in "$@"; do [ $first -eq 1 ] || printf '%s' "$sep"; cat "$f"; first=0; done; }
