@@ -152,29 +152,40 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
   // records failure messages (dlfl_rt_messages.h) creates its file already here; then the
   // runs need no GoogleTest JSON report, whose writing costs more than a small test.
   const fs::path listing_messages = work.path() / "listing.messages";
-  std::vector<std::string> list_env = o.env;
-  list_env.push_back(std::string(DLFL_RT_MESSAGES_ENV) + "=" + listing_messages.string());
-  std::vector<std::string> all;
-  for (auto& c : list_gtest_tests(o.gtest_binary, list_env)) all.push_back(c.name);
-  const bool listener_messages = fs::exists(listing_messages);
-  std::vector<std::string> listed;
-  for (const auto& t : all)
-    if (o.filter.empty() || gtest_filter_matches(o.filter, t)) listed.push_back(t);
-  if (listed.empty()) throw Error(o.gtest_binary.string(), 0, "no test matches the filter '" + o.filter + "'");
-  if (o.shard) {
-    const std::size_t before = listed.size();
-    std::size_t position = 0;
-    std::erase_if(listed, [&](const std::string&) { return !gtest_shard_holds(*o.shard, position++); });
-    if (listed.empty())
-      throw Error(o.gtest_binary.string(), 0,
-                  "shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) +
-                      " holds none of its " + std::to_string(before) + " tests");
-  }
-
+  std::vector<std::string> all, listed;
+  bool listener_messages = true;
   if (o.repeat == 0) throw Error("--repeat must be at least 1");
   RuntimeCollectResult result;
-  result.stats.listed = listed.size();
-  if (o.progress) o.progress->start(listed.size());
+  std::vector<std::string> remaining;
+  const auto list_tests = [&] {
+    std::vector<std::string> list_env = o.env;
+    list_env.push_back(std::string(DLFL_RT_MESSAGES_ENV) + "=" + listing_messages.string());
+    for (auto& c : list_gtest_tests(o.gtest_binary, list_env)) all.push_back(c.name);
+    listener_messages = fs::exists(listing_messages);
+    for (const auto& t : all)
+      if (o.filter.empty() || gtest_filter_matches(o.filter, t)) listed.push_back(t);
+    if (listed.empty()) throw Error(o.gtest_binary.string(), 0, "no test matches the filter '" + o.filter + "'");
+    if (o.shard) {
+      const std::size_t before = listed.size();
+      std::size_t position = 0;
+      std::erase_if(listed, [&](const std::string&) { return !gtest_shard_holds(*o.shard, position++); });
+      if (listed.empty())
+        throw Error(o.gtest_binary.string(), 0,
+                    "shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) +
+                        " holds none of its " + std::to_string(before) + " tests");
+    }
+    result.stats.listed = listed.size();
+    if (o.progress) o.progress->start(listed.size());
+    remaining = listed;
+  };
+  // The listing is a start of the test binary of its own (for 10^4 tests, as long as a
+  // tenth of their run): without a shard to select, the first run starts at the same time,
+  // with GoogleTest's own filter, and the listing's tests are matched to it while it runs.
+  // Only if the listing shows a listener that writes no messages file (one compiled by an
+  // older dlfl) is that run stopped and started again with a JSON report (the tests it had
+  // begun then run twice).
+  bool unlisted_run = !o.shard.has_value();
+  if (!unlisted_run) list_tests();
   // Tests ended but not yet in the spectrum: they go in in listing order, so this holds
   // only those that ran ahead of an earlier test (none, as gtest runs in listing order).
   std::unordered_map<std::string, RuntimeTestRecord> records;
@@ -218,15 +229,17 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     }
     if (r.runs >= o.repeat) complete(name);
   };
-  std::vector<std::string> remaining = listed;
+  std::size_t next_run = 0;  // numbers the runs' files, also of a run stopped early
 
-  while (!remaining.empty()) {
+  while (unlisted_run || !remaining.empty()) {
     if (o.interrupt && o.interrupt->load()) throw Error("interrupted");
     // The tests with the fewest runs so far get the runs they lack in one process (all of
     // them, until a crash leaves some tests a run ahead of the others).
     unsigned fewest = o.repeat;
     std::vector<std::string> group;
-    if (runs_of.empty()) {  // the first run: nothing ran yet
+    if (unlisted_run) {
+      fewest = 0;  // group: the listed tests, once they are known
+    } else if (runs_of.empty()) {  // the first run: nothing ran yet
       fewest = 0;
       group = remaining;
     } else {
@@ -235,8 +248,10 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
         if (runs_of[t].runs == fewest) group.push_back(t);
     }
     const unsigned iterations = o.repeat - fewest;
-    const std::string filter = filters_for(group, all).front();
-    const std::size_t run = result.stats.processes++;
+    const std::string filter =
+        unlisted_run ? (o.filter.empty() ? std::string("*") : o.filter) : filters_for(group, all).front();
+    const std::size_t run = next_run++;
+    ++result.stats.processes;
     const fs::path snapshot_path = work.path() / ("run-" + std::to_string(run) + ".map");
     const fs::path report_path = work.path() / ("run-" + std::to_string(run) + ".json");
     const fs::path messages_path = work.path() / ("run-" + std::to_string(run) + ".messages");
@@ -280,7 +295,8 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       if (prepared && prepared->spectrum.staging()) prepared->spectrum.flush_staged(outside);
     };
     // Views of `group`'s names, which outlive them: no copies of 10^4 names per run.
-    const std::unordered_set<std::string_view> pending(group.begin(), group.end());
+    std::unordered_set<std::string_view> pending(group.begin(), group.end());
+    std::atomic<bool> listing_done{!unlisted_run};  // the tests may be read: pending is known
     std::unordered_map<std::string_view, unsigned> runs_here;  // slots of this process per test
     std::size_t slots = 0;
     bool checked = false;
@@ -376,7 +392,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       return streaming;
     };
     const auto stream = [&] {
-      if (!streaming ||
+      if (!streaming || !listing_done ||
           (map_future.valid() && map_future.wait_for(std::chrono::seconds(0)) != std::future_status::ready))
         return;
       try {
@@ -435,11 +451,47 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       finish_signal.notify_one();
       watchdog.join();
     };
-    try {
-      process = run_process(spec, &cancel);
-    } catch (...) {
-      stop_watchdog();
-      throw;
+    if (unlisted_run) {
+      std::exception_ptr run_error;
+      std::thread runner([&] {
+        try {
+          process = run_process(spec, &cancel);
+        } catch (...) {
+          run_error = std::current_exception();
+        }
+      });
+      const auto stop_run = [&] {
+        cancel = true;
+        runner.join();
+        stop_watchdog();
+      };
+      try {
+        list_tests();
+      } catch (...) {
+        stop_run();
+        throw;
+      }
+      unlisted_run = false;
+      if (!listener_messages) {  // an older listener: again, with GoogleTest's JSON report
+        stop_run();
+        --result.stats.processes;
+        continue;
+      }
+      group = listed;
+      pending.insert(group.begin(), group.end());
+      listing_done = true;
+      runner.join();
+      if (run_error) {
+        stop_watchdog();
+        std::rethrow_exception(run_error);
+      }
+    } else {
+      try {
+        process = run_process(spec, &cancel);
+      } catch (...) {
+        stop_watchdog();
+        throw;
+      }
     }
     stop_watchdog();
     if (o.interrupt && o.interrupt->load()) throw Error("interrupted");
@@ -473,7 +525,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     }
     add_outside(o.include_outside_tests ? snap.outside : std::vector<std::uint32_t>{});
     if (slots == 0 && process.end == ProcessEnd::exited && process.exit_code == 0) {
-      if (!fs::exists(snapshot_path) && run == 0)
+      if (!fs::exists(snapshot_path) && result.stats.processes == 1)
         throw Error(o.gtest_binary.string(), 0,
                     "ran but wrote no coverage snapshot: build it from a `dlfl instrument` tree and link it with "
                     "$(dlfl config --libs --gtest)");
