@@ -97,6 +97,16 @@ std::vector<std::string> filters_for(const std::vector<std::string>& remaining, 
   return chunks;
 }
 
+// The snapshot files of the children of the run writing `snapshot` (PATH.PID: gtest death
+// tests re-execute the binary), found in its directory. Throws std::filesystem_error.
+std::vector<fs::path> child_snapshots(const fs::path& snapshot) {
+  const std::string prefix = snapshot.filename().string() + ".";
+  std::vector<fs::path> found;
+  for (const auto& entry : fs::directory_iterator(snapshot.parent_path()))
+    if (entry.path().filename().string().starts_with(prefix)) found.push_back(entry.path());
+  return found;
+}
+
 std::string tail(const std::string& text, std::size_t n) {
   return text.size() <= n ? text : "..." + text.substr(text.size() - n);
 }
@@ -283,8 +293,9 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     ProcessResult process;
     std::atomic<bool> cancel{false}, timed_out{false};
 
-    // Streamed tests (read while their process ran) lack its outside coverage until it ends;
-    // the spectrum holds them back (staging) and these wait in `records`.
+    // Streamed tests (read while their process ran) lack its outside coverage until it ends:
+    // add_outside() then adds it to the rows of those in the spectrum (its staging) and to
+    // the records of those still waiting in `records` (awaiting_outside).
     bool in_poll = false;
     std::unordered_set<std::string> awaiting_outside;
     const auto add_outside = [&](const std::vector<std::uint32_t>& outside) {
@@ -360,7 +371,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       add_run(name, std::move(rec));
       if (in_poll && o.include_outside_tests) awaiting_outside.insert(name);
       add_ready();
-      if (in_poll) awaiting_outside.erase(name);  // added: it is staged now
+      if (in_poll) awaiting_outside.erase(name);  // added: the spectrum's staging covers it
     };
     // Reading the snapshot while the tests run hides that work behind the run: the ended
     // tests' records are complete up to the header's records_end, and a failing test's
@@ -381,14 +392,13 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
       }
     };
     // Checked after the header that bounds the records handed is read: a child writes its
-    // file before the test that started it ends.
+    // file before the test that started it ends. With one, the rest is read after the run.
     const auto no_child_snapshot = [&] {
-      const std::string prefix = snapshot_path.filename().string() + ".";
-      std::error_code ec;
-      bool none = true;
-      for (fs::directory_iterator it(work.path(), ec), end; none && !ec && it != end; it.increment(ec))
-        none = !it->path().filename().string().starts_with(prefix);
-      if (!none || ec) streaming = false;  // the rest is read after the run
+      try {
+        if (!child_snapshots(snapshot_path).empty()) streaming = false;
+      } catch (const fs::filesystem_error&) {
+        streaming = false;
+      }
       return streaming;
     };
     const auto stream = [&] {
@@ -498,13 +508,10 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     (void)ready();  // a bad map's error, once the run is over
     if (streaming_error) std::rethrow_exception(streaming_error);
 
-    // gtest death tests re-execute the binary, which writes PATH.PID: their coverage
-    // belongs to the test of the same name.
-    for (const auto& entry : fs::directory_iterator(work.path())) {
-      const std::string f = entry.path().filename().string();
-      if (f.rfind(snapshot_path.filename().string() + ".", 0) != 0) continue;
+    // A child's coverage belongs to the test of the same name.
+    for (const auto& child : child_snapshots(snapshot_path)) {
       try {
-        for (auto& s : read_runtime_snapshot(entry.path()).tests)
+        for (auto& s : read_runtime_snapshot(child).tests)
           child_probes[s.name].insert(child_probes[s.name].end(), s.probes.begin(), s.probes.end());
       } catch (const Error& e) {
         result.warnings.push_back(std::string("ignoring a child process snapshot: ") + e.what());
