@@ -154,7 +154,8 @@ struct RuntimeSnapshotTail::State {
   std::optional<ReadOnlyFile> file;
   dlfl_rt_file_header h{};
   RuntimeSnapshot snap;          // the header part; outside coverage only from finish()
-  std::uint64_t at = 0;          // the next record
+  std::uint64_t first_record = 0;  // records_offset; 0 until the header was read
+  std::uint64_t at = 0;            // the next record
   std::uint32_t last_ordinal = 0;
   std::vector<unsigned char> payload;
 
@@ -181,7 +182,6 @@ struct RuntimeSnapshotTail::State {
       throw Error(name, 0, "inconsistent runtime snapshot header (it changed while being read)");
     }
   }
-  std::uint64_t first_record = 0;  // 0 until the header was read
 
   // The record at `at` (before h.records_end), decoded; `at` moves past it.
   RuntimeSlot next_record() {
