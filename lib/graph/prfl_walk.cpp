@@ -15,9 +15,19 @@
 
 #include "dlfl/error.h"
 #include "dlfl/graph/page_rank.h"
+#include "../core/popcnt_clones.h"
 
 namespace dlfl::graph::detail {
 namespace {
+
+// Set bits of `row`'s `words` words that `mask` (null = all) has: the popcount
+// instruction where the CPU has it, as the counts' dense rows (lib/core/counts.cpp).
+DLFL_POPCNT_CLONES
+std::size_t popcount_row(const std::uint64_t* row, const std::uint64_t* mask, std::size_t words) {
+  std::size_t c = 0;
+  for (std::size_t w = 0; w < words; ++w) c += static_cast<std::size_t>(std::popcount(mask ? row[w] & mask[w] : row[w]));
+  return c;
+}
 
 // sums[c] += push for each column c of `row`'s words [w0, w1) that `mask` (null = all)
 // has: one add per column, in column order, as page_rank()'s push does.
@@ -87,12 +97,8 @@ struct Rows {
 
   // How many of the row's columns `mask` (null = all) has.
   std::size_t count(std::size_t row, const std::uint64_t* mask) const {
+    if (words) return popcount_row(bits.data() + row * words, mask, words);
     std::size_t c = 0;
-    if (words) {
-      const std::uint64_t* r = bits.data() + row * words;
-      for (std::size_t w = 0; w < words; ++w) c += static_cast<std::size_t>(std::popcount(mask ? r[w] & mask[w] : r[w]));
-      return c;
-    }
     for_each(row, 0, ~std::size_t{0} / 2, mask, [&](std::size_t) { ++c; });
     return c;
   }
