@@ -43,7 +43,12 @@ std::vector<FormulaResult> technique_results(const FaultContext& c, const Spectr
     if ((technique == "block" || technique == "block-flitsr") && !blocks) blocks = aggregate(spectrum, Granularity::block);
     if ((technique == "prfl" || technique == "neighbors") && !functions)
       functions = graph::join_functions(spectrum, *c.call_graph);
-    for (const Formula& formula : c.formulas) {
+    // Propagation's counts and PageRank serve every formula: computed once.
+    std::vector<graph::PropagatedScores> propagated;
+    if (technique == "prfl" || technique == "neighbors")
+      propagated = graph::propagate(spectrum, *functions, c.formulas, *graph::parse_propagation(technique));
+    for (std::size_t i = 0; i < c.formulas.size(); ++i) {
+      const Formula& formula = c.formulas[i];
       std::vector<eval::ScoredElement> ranking;
       if (technique == "block") {
         ranking = eval::scored_elements(blocks->spectrum, formula.score(compute_counts(blocks->spectrum)));
@@ -54,8 +59,7 @@ std::vector<FormulaResult> technique_results(const FaultContext& c, const Spectr
       } else if (technique == "flitsr") {
         ranking = eval::scored_elements(spectrum, flitsr(spectrum, formula, keys).scores);
       } else {
-        const auto how = *graph::parse_propagation(technique);
-        ranking = eval::scored_elements(spectrum, graph::propagate(spectrum, *functions, formula, how).elements);
+        ranking = eval::scored_elements(spectrum, propagated[i].elements);
       }
       out.push_back(formula_result(formula.name() + "+" + technique, eval::evaluate(ranking, faults, options)));
     }

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "dlfl/counts.h"
@@ -124,40 +125,53 @@ Eigen::ArrayXd lexicographic_scores(const Eigen::ArrayXd& primary, const Eigen::
 
 PropagatedScores propagate(const Spectrum& elements, const FunctionGraph& g, const Formula& formula,
                            Propagation propagation, const PropagationOptions& options) {
-  PropagatedScores out;
-  const Counts function_counts = compute_counts(g.functions.spectrum);
-  const Counts element_counts = compute_counts(elements);
-  Eigen::ArrayXd element_scores;
+  return std::move(propagate(elements, g, std::span(&formula, 1), propagation, options).front());
+}
+
+std::vector<PropagatedScores> propagate(const Spectrum& elements, const FunctionGraph& g, std::span<const Formula> formulas,
+                                        Propagation propagation, const PropagationOptions& options) {
+  std::vector<PropagatedScores> results;
+  results.reserve(formulas.size());
+  Counts function_counts = compute_counts(g.functions.spectrum);
+  Counts element_counts = compute_counts(elements);
   if (propagation == Propagation::prfl) {
     const Eigen::ArrayXd wf = prfl_weights(g, true, options), wp = prfl_weights(g, false, options);
-    out.functions = formula.score(weighted(function_counts, wf, wp, {}));
-    element_scores = formula.score(weighted(element_counts, wf, wp, g.functions.group_of), &out.undefined);
-  } else {
-    const Eigen::ArrayXd own = formula.score(function_counts);
-    out.functions = own;
-    for (std::size_t f = 0; f < g.size(); ++f) {
-      double best = 0;
-      for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) best = std::max(best, own[g.callees[k]]);
-      for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) best = std::max(best, own[g.callers[k]]);
-      // Capped so that an ideal suspect (kInfiniteScore) plus a neighbour stays finite.
-      const auto i = static_cast<Eigen::Index>(f);
-      out.functions[i] = own[i] >= kInfiniteScore - options.neighbour_weight * best
-                             ? kInfiniteScore
-                             : own[i] + options.neighbour_weight * best;
-    }
-    element_scores = formula.score(element_counts, &out.undefined);
+    function_counts = weighted(std::move(function_counts), wf, wp, {});
+    element_counts = weighted(std::move(element_counts), wf, wp, g.functions.group_of);
   }
-  // lexicographic_scores(function score of each element, element score), with the first
-  // part's dense ranks taken over the functions (every function has an element, so the
-  // distinct values are the same) instead of hashing a million repeated values.
-  std::uint64_t distinct_functions = 0, distinct_elements = 0;
-  const auto function_rank = dense_ranks(out.functions, distinct_functions);
-  const auto element_rank = dense_ranks(element_scores, distinct_elements);
-  out.elements.resize(element_scores.size());
-  for (Eigen::Index e = 0; e < element_scores.size(); ++e)
-    out.elements[e] = static_cast<double>(function_rank[g.functions.group_of[static_cast<std::size_t>(e)]] * distinct_elements +
-                                          element_rank[static_cast<std::size_t>(e)]);
-  return out;
+  for (const Formula& formula : formulas) {
+    PropagatedScores& out = results.emplace_back();
+    Eigen::ArrayXd element_scores;
+    if (propagation == Propagation::prfl) {
+      out.functions = formula.score(function_counts);
+      element_scores = formula.score(element_counts, &out.undefined);
+    } else {
+      const Eigen::ArrayXd own = formula.score(function_counts);
+      out.functions = own;
+      for (std::size_t f = 0; f < g.size(); ++f) {
+        double best = 0;
+        for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) best = std::max(best, own[g.callees[k]]);
+        for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) best = std::max(best, own[g.callers[k]]);
+        // Capped so that an ideal suspect (kInfiniteScore) plus a neighbour stays finite.
+        const auto i = static_cast<Eigen::Index>(f);
+        out.functions[i] = own[i] >= kInfiniteScore - options.neighbour_weight * best
+                               ? kInfiniteScore
+                               : own[i] + options.neighbour_weight * best;
+      }
+      element_scores = formula.score(element_counts, &out.undefined);
+    }
+    // lexicographic_scores(function score of each element, element score), with the first
+    // part's dense ranks taken over the functions (every function has an element, so the
+    // distinct values are the same) instead of hashing a million repeated values.
+    std::uint64_t distinct_functions = 0, distinct_elements = 0;
+    const auto function_rank = dense_ranks(out.functions, distinct_functions);
+    const auto element_rank = dense_ranks(element_scores, distinct_elements);
+    out.elements.resize(element_scores.size());
+    for (Eigen::Index e = 0; e < element_scores.size(); ++e)
+      out.elements[e] = static_cast<double>(function_rank[g.functions.group_of[static_cast<std::size_t>(e)]] * distinct_elements +
+                                            element_rank[static_cast<std::size_t>(e)]);
+  }
+  return results;
 }
 
 }  // namespace dlfl::graph

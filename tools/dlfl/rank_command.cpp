@@ -113,11 +113,14 @@ void run_rank(const RankOptions& o) {
   const Spectrum& shown = propagated_functions ? technique.functions->functions.spectrum : groups.spectrum;
   const Spectrum& scored = by_max ? lines : groups.spectrum;
   // Propagation scores the elements itself: counting them here too would read the
-  // coverage once more for nothing.
+  // coverage once more for nothing. Its counts and PageRank serve every formula.
   Scores scores;
   if (technique.propagation) {
-    scores.per_formula.resize(formulas.size());
-    scores.undefined.assign(formulas.size(), 0);
+    auto propagated = graph::propagate(groups.spectrum, *technique.functions, formulas, *technique.propagation);
+    for (auto& p : propagated) {
+      scores.per_formula.push_back(propagated_functions ? std::move(p.functions) : std::move(p.elements));
+      scores.undefined.push_back(p.undefined);
+    }
   } else {
     scores = score_spectrum(scored, formulas);
   }
@@ -128,11 +131,6 @@ void run_rank(const RankOptions& o) {
   std::vector<std::pair<double, double>> ranges;
   for (std::size_t f = 0; f < formulas.size(); ++f) {
     Eigen::ArrayXd& s = scores.per_formula[f];
-    if (technique.propagation) {
-      auto propagated = graph::propagate(groups.spectrum, *technique.functions, formulas[f], *technique.propagation);
-      scores.undefined[f] = propagated.undefined;
-      s = propagated_functions ? std::move(propagated.functions) : std::move(propagated.elements);
-    }
     if (scores.undefined[f])
       warn("formula '" + formulas[f].name() + "' is undefined (NaN) for " + std::to_string(scores.undefined[f]) +
            " elements; they rank last");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "dlfl/formula.h"
 #include "dlfl/graph/function_join.h"
@@ -53,6 +54,11 @@ struct PropagatedScores {
 // O(nnz) for the counts plus O(iterations × (function-test pairs + calls)) for PRFL.
 PropagatedScores propagate(const Spectrum& elements, const FunctionGraph& functions, const Formula& formula,
                            Propagation propagation, const PropagationOptions& options = {});
+// The same for each of `formulas`, in order: the counts and PRFL's PageRank do not
+// depend on the formula and are computed once for all of them.
+std::vector<PropagatedScores> propagate(const Spectrum& elements, const FunctionGraph& functions,
+                                        std::span<const Formula> formulas, Propagation propagation,
+                                        const PropagationOptions& options = {});
 
 // Ordinal scores ordering by `primary`, then `secondary` (same length): equal pairs get
 // equal scores. The pairs' dense ranks, so every value is exact (< 2^53 pairs).
