@@ -29,8 +29,9 @@ std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, std::span<const st
   if ((top == 0 || top >= n) && n >= kLinearPathThreshold) {
     if (threads == 0) threads = n >= kParallelThreshold ? std::max(1u, std::thread::hardware_concurrency()) : 1;
     std::vector<RankedElement> out(n);
-    const detail::Lane order = detail::tie_order(tie_keys, out, threads);
-    if (!detail::rank_by_score_class(scores, order, threads, out)) detail::rank_by_radix(scores, order, threads, out);
+    const detail::ElementOrder order = detail::tie_order(tie_keys, out, threads);
+    if (!detail::rank_by_score_class(scores, order, threads, out))
+      detail::rank_by_radix(scores, detail::order_lane(order, out, threads), threads, out);
     return out;
   }
 

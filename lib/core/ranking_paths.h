@@ -22,20 +22,58 @@ inline double canonical_score(double s) noexcept { return s == 0.0 ? 0.0 : s; }
 
 // Both paths write into `out`, sized to the element count, and use its u32 fields
 // (best, worst) as their only per-element buffers: the memory of a full ranking is its
-// result. An element order lives in one of those fields, a Lane; none (nullptr) stands
-// for the identity 0, 1, ..., n-1.
+// result. An element order lives in one of those fields, a Lane.
 using Lane = std::uint32_t RankedElement::*;
 
-// The elements in tie order (ascending tie key, then id), written into a lane of `out`
-// and returned; none when that order is the identity (no keys, or keys already
-// ascending: the common case of keys in file/line order).
-Lane tie_order(std::span<const std::uint64_t> tie_keys, std::vector<RankedElement>& out, unsigned threads);
+// The elements in some order (the tie order): runs of consecutive ids one after another,
+// or, for any other order, a lane of `out` holding position i's id at out[i]. Runs are
+// the common case: tie keys are (file rank, line), and a file's lines ascend with the
+// ids, so the tie order is the files' id ranges sorted by name, with no per-element
+// buffer and no sort of the elements. No lane and no runs is the identity 0, 1, ..., n-1.
+struct ElementOrder {
+  Lane lane = nullptr;
+  std::vector<std::uint32_t> run_first;  // per run: its first id
+  std::vector<std::size_t> run_start;    // per run: its first position; then n
+
+  bool identity() const noexcept { return !lane && (run_first.empty() || (run_first.size() == 1 && run_first[0] == 0)); }
+
+  // Calls visit(position, element) for the positions [begin, end), in order.
+  template <class Visit>
+  void for_each(const std::vector<RankedElement>& out, std::size_t begin, std::size_t end, Visit&& visit) const {
+    if (lane) {
+      for (std::size_t i = begin; i < end; ++i) visit(i, out[i].*lane);
+    } else if (run_first.empty()) {
+      for (std::size_t i = begin; i < end; ++i) visit(i, static_cast<std::uint32_t>(i));
+    } else {
+      std::size_t r = static_cast<std::size_t>(std::upper_bound(run_start.begin(), run_start.end(), begin) -
+                                               run_start.begin()) - 1;
+      for (std::size_t i = begin; i < end; ++r) {
+        const std::size_t run_end = std::min(end, run_start[r + 1]);
+        std::uint32_t e = run_first[r] + static_cast<std::uint32_t>(i - run_start[r]);
+        for (; i < run_end; ++i, ++e) visit(i, e);
+      }
+    }
+  }
+};
+
+// The elements in tie order (ascending tie key, then id): runs when the keys ascend
+// within a modest number of id runs that do not interleave, else a lane of `out` sorted
+// by radix.
+ElementOrder tie_order(std::span<const std::uint64_t> tie_keys, std::vector<RankedElement>& out, unsigned threads);
+
+// The runs half of tie_order: sets `order` and returns true when the keys of the n
+// elements ascend within at most n / 64 id runs that, sorted, do not overlap in key.
+bool tie_runs(std::span<const std::uint64_t> tie_keys, std::size_t n, ElementOrder& order);
+
+// Writes `order` into the lane `best` of `out` (none for the identity) for the radix path.
+Lane order_lane(const ElementOrder& order, std::vector<RankedElement>& out, unsigned threads);
 
 // Full ranking by one counting-sort pass over the distinct scores, elements visited in
 // `order`. SBFL scores are functions of a few thousand (ef, ep) pairs, so this is the
-// usual path: two passes over the elements, no comparison sort. Returns false, leaving
-// `out` as it was, when some thread meets more than kMaxScoreClasses distinct scores.
-bool rank_by_score_class(const Eigen::ArrayXd& scores, Lane order, unsigned threads,
+// usual path: two passes over the elements (three when the order is a lane), no
+// comparison sort. Returns false, leaving `out` as it was (but for `order`'s lane), when
+// some thread meets more than kMaxScoreClasses distinct scores.
+bool rank_by_score_class(const Eigen::ArrayXd& scores, const ElementOrder& order, unsigned threads,
                          std::vector<RankedElement>& out);
 
 // Full ranking by a stable LSD radix sort of order-preserving score keys, elements

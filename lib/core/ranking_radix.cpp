@@ -92,14 +92,21 @@ Lane radix_sort_lane(std::vector<RankedElement>& records, Lane lane, Key key, un
 
 }  // namespace
 
-Lane tie_order(std::span<const std::uint64_t> tie_keys, std::vector<RankedElement>& out, unsigned threads) {
-  const std::size_t n = out.size();
+ElementOrder tie_order(std::span<const std::uint64_t> tie_keys, std::vector<RankedElement>& out, unsigned threads) {
+  ElementOrder order;
+  if (tie_runs(tie_keys, out.size(), order)) return order;
   // Elements past the end of tie_keys have key 0, as in rank()'s comparison path.
   auto key = [&](std::uint32_t e) { return e < tie_keys.size() ? tie_keys[e] : 0; };
-  bool ascending = true;
-  for (std::size_t e = 1; e < n && ascending; ++e)
-    ascending = key(static_cast<std::uint32_t>(e - 1)) <= key(static_cast<std::uint32_t>(e));
-  return ascending ? nullptr : radix_sort_lane(out, nullptr, key, std::max(1u, threads));
+  order.lane = radix_sort_lane(out, nullptr, key, std::max(1u, threads));
+  return order;
+}
+
+Lane order_lane(const ElementOrder& order, std::vector<RankedElement>& out, unsigned threads) {
+  if (order.lane || order.identity()) return order.lane;
+  for_each_share(std::max(1u, threads), out.size(), [&](unsigned, std::size_t begin, std::size_t end) {
+    order.for_each(out, begin, end, [&out](std::size_t i, std::uint32_t e) { out[i].best = e; });
+  });
+  return &RankedElement::best;
 }
 
 void rank_by_radix(const Eigen::ArrayXd& scores, Lane order, unsigned threads, std::vector<RankedElement>& out) {

@@ -74,26 +74,26 @@ class ScoreClassTable {
 
 }  // namespace
 
-bool rank_by_score_class(const Eigen::ArrayXd& scores, Lane order, unsigned threads,
+bool rank_by_score_class(const Eigen::ArrayXd& scores, const ElementOrder& order, unsigned threads,
                          std::vector<RankedElement>& out) {
   const std::size_t n = out.size();
   const double* score = scores.data();
-  auto element_at = [&](std::size_t i) { return order ? out[i].*order : static_cast<std::uint32_t>(i); };
   threads = std::max(1u, threads);
 
-  auto bits_at = [&](std::size_t i) { return std::bit_cast<std::uint64_t>(canonical_score(score[element_at(i)])); };
+  auto bits_of = [&](std::uint32_t e) { return std::bit_cast<std::uint64_t>(canonical_score(score[e])); };
   std::vector<ScoreClassTable> tables(threads);
   std::vector<char> overflow(threads, 0);
   for_each_share(threads, n, [&](unsigned t, std::size_t begin, std::size_t end) {
     ScoreClassTable& table = tables[t];
-    for (std::size_t i = begin; i < end; ++i) {
-      const int c = std::isnan(score[element_at(i)]) ? -1 : table.add(bits_at(i));
-      if (c < 0) {
-        overflow[t] = 1;
-        return;
-      }
-      ++table.counts()[static_cast<std::size_t>(c)];
-    }
+    bool full = false;
+    order.for_each(out, begin, end, [&](std::size_t, std::uint32_t e) {
+      if (full) return;  // this share overflowed: the radix path ranks instead
+      // A NaN equals nothing, so no class can hold it: it goes to the radix path too.
+      const int c = std::isnan(score[e]) ? -1 : table.add(bits_of(e));
+      if (c < 0) full = true;
+      else ++table.counts()[static_cast<std::size_t>(c)];
+    });
+    overflow[t] = full ? 1 : 0;
   });
   if (std::find(overflow.begin(), overflow.end(), 1) != overflow.end()) return false;
 
@@ -138,20 +138,29 @@ bool rank_by_score_class(const Eigen::ArrayXd& scores, Lane order, unsigned thre
     position += size;
     m = m_end;
   }
-  // Pass 2: element and score written straight into their slots. Only those two fields:
-  // the order lane (best or worst) is still read for later positions.
+  // Pass 2: records written straight into their slots. With a lane, only element and
+  // score: the lane (best or worst) is still read for later positions, and pass 3 fills
+  // the positions; without one, whole records.
   for_each_share(threads, n, [&](unsigned t, std::size_t begin, std::size_t end) {
     const ScoreClassTable& table = tables[t];
     const std::uint32_t* tie_index = tie_of[t].data();
     std::uint64_t* slot = next_slot[t].data();
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::uint32_t c = table.find(bits_at(i));
-      const Tie& tie = ties[tie_index[c]];
-      RankedElement& r = out[slot[c]++];
-      r.element = element_at(i);
-      r.score = tie.score;
+    if (order.lane) {
+      order.for_each(out, begin, end, [&](std::size_t, std::uint32_t e) {
+        const std::uint32_t c = table.find(bits_of(e));
+        RankedElement& r = out[slot[c]++];
+        r.element = e;
+        r.score = ties[tie_index[c]].score;
+      });
+    } else {
+      order.for_each(out, begin, end, [&](std::size_t, std::uint32_t e) {
+        const std::uint32_t c = table.find(bits_of(e));
+        const Tie& tie = ties[tie_index[c]];
+        out[slot[c]++] = {e, tie.score, tie.best, tie.worst};
+      });
     }
   });
+  if (!order.lane) return true;
   for_each_share(threads, n, [&](unsigned, std::size_t begin, std::size_t end) {
     auto tie = std::lower_bound(ties.begin(), ties.end(), begin + 1,
                                 [](const Tie& t, std::size_t position) { return t.worst < position; });

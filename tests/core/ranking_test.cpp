@@ -166,9 +166,10 @@ Eigen::ArrayXd varied_scores(std::size_t n, unsigned seed) {
   return s;
 }
 
-enum class Keys { none, ascending, file_blocks, random, partial };
+enum class Keys { none, ascending, file_blocks, random, partial, split_files, boundary_tie, interleaved };
 std::ostream& operator<<(std::ostream& out, Keys k) {
-  const char* names[] = {"none", "ascending", "file_blocks", "random", "partial"};
+  const char* names[] = {"none",         "ascending",    "file_blocks", "random", "partial",
+                         "split_files", "boundary_tie", "interleaved"};
   return out << names[static_cast<int>(k)];
 }
 
@@ -198,6 +199,26 @@ std::vector<std::uint64_t> tie_keys(Keys kind, std::size_t n) {
     case Keys::partial:  // only the first elements have keys; the others count as 0
       for (std::size_t e = 0; e < n / 3; ++e) keys.push_back(1 + rng() % 5);
       break;
+    // Files of 1000 lines whose elements lie in two id regions (the first and second
+    // half of the ids), 500 in each, like functions met out of order; files in reverse
+    // name order, so that each file's half is a run of its own. split_files: lines
+    // 1-500 in the first region, 500-999 in the second (line 500 twice: the equal key
+    // is ordered by id). boundary_tie: the same two halves swapped between the regions,
+    // so the line-500 tie needs the second region's element first. interleaved: even
+    // lines in one region, odd ones in the other.
+    case Keys::split_files:
+    case Keys::boundary_tie:
+    case Keys::interleaved:
+      keys.resize(n);
+      for (std::size_t e = 0, files = (n - n / 2 + 499) / 500; e < n; ++e) {
+        const bool second = e >= n / 2;
+        const std::size_t i = second ? e - n / 2 : e, file = i / 500, j = i % 500;
+        std::uint64_t line = kind == Keys::interleaved ? 2 * j + (second ? 1 : 0)
+                             : (kind == Keys::split_files) != second ? j + 1
+                                                                      : j + 500;
+        keys[e] = (std::uint64_t{files - 1 - file} << 32) | line;
+      }
+      break;
   }
   return keys;
 }
@@ -214,35 +235,57 @@ TEST_P(LargeRanking, MatchesTheComparisonOrder) {
 INSTANTIATE_TEST_SUITE_P(ScoreClassesAndRadix, LargeRanking,
                          ::testing::Combine(::testing::Bool(),
                                             ::testing::Values(Keys::none, Keys::ascending, Keys::file_blocks,
-                                                              Keys::random, Keys::partial),
+                                                              Keys::random, Keys::partial, Keys::split_files,
+                                                              Keys::boundary_tie, Keys::interleaved),
                                             ::testing::Values(1u, 2u, 3u)));
 
 // The cases above really take the paths they are meant to test.
 TEST(LargeRanking, TiedScoresTakeTheScoreClassPathAndVariedOnesDoNot) {
   std::vector<RankedElement> out(kLarge);
-  EXPECT_TRUE(detail::rank_by_score_class(tied_scores(kLarge, 9), nullptr, 2, out));
+  EXPECT_TRUE(detail::rank_by_score_class(tied_scores(kLarge, 9), {}, 2, out));
   std::vector<RankedElement> untouched(kVaried);
-  EXPECT_FALSE(detail::rank_by_score_class(varied_scores(kVaried, 9), nullptr, 3, untouched));
+  EXPECT_FALSE(detail::rank_by_score_class(varied_scores(kVaried, 9), {}, 3, untouched));
   EXPECT_TRUE(std::all_of(untouched.begin(), untouched.end(), [](const RankedElement& r) {
     return r.element == 0 && r.best == 0 && r.score == 0.0;
   }));
 }
 
-TEST(LargeRanking, TieOrderIsSkippedOnlyForAscendingKeys) {
-  for (Keys kind : {Keys::none, Keys::ascending, Keys::file_blocks, Keys::random, Keys::partial}) {
+// Ascending keys need no order; keys ascending within non-overlapping id runs (files)
+// give runs of ids; any other keys a lane sorted by radix. All give the (key, id) order.
+TEST(LargeRanking, TieOrderIsRunsOfIdsWhenKeysAscendWithinRuns) {
+  for (Keys kind : {Keys::none, Keys::ascending, Keys::file_blocks, Keys::random, Keys::partial, Keys::split_files,
+                    Keys::boundary_tie, Keys::interleaved}) {
+    SCOPED_TRACE(::testing::PrintToString(kind));
     const auto keys = tie_keys(kind, kLarge);
     std::vector<RankedElement> out(kLarge);
-    const detail::Lane order = detail::tie_order(keys, out, 2);
-    EXPECT_EQ(order != nullptr, kind != Keys::none && kind != Keys::ascending);
-    if (!order) continue;
+    const detail::ElementOrder order = detail::tie_order(keys, out, 2);
+    const bool identity = kind == Keys::none || kind == Keys::ascending;
+    const bool runs = kind == Keys::file_blocks || kind == Keys::split_files;
+    EXPECT_EQ(order.identity(), identity);
+    EXPECT_EQ(!order.identity() && !order.lane, runs);
+    std::vector<std::uint32_t> ids;
+    order.for_each(out, 0, kLarge, [&](std::size_t i, std::uint32_t e) {
+      EXPECT_EQ(i, ids.size());
+      ids.push_back(e);
+    });
+    std::vector<std::uint32_t> expected(kLarge);
+    std::iota(expected.begin(), expected.end(), 0u);
     auto key = [&](std::uint32_t e) { return e < keys.size() ? keys[e] : 0; };
-    std::vector<bool> seen(kLarge, false);
-    for (std::size_t i = 0; i < kLarge; ++i) seen[out[i].*order] = true;
-    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](bool b) { return b; }));
-    for (std::size_t i = 1; i < kLarge; ++i) {
-      const std::uint32_t a = out[i - 1].*order, b = out[i].*order;
-      ASSERT_TRUE(key(a) < key(b) || (key(a) == key(b) && a < b)) << "position " << i;
+    std::stable_sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    ASSERT_EQ(ids, expected);
+    // The same positions visited from any start, as the threads' shares do.
+    for (const std::size_t begin : {std::size_t{1}, std::size_t{499}, std::size_t{500}, kLarge / 2 + 7}) {
+      std::size_t next = begin;
+      order.for_each(out, begin, std::min(kLarge, begin + 1500), [&](std::size_t i, std::uint32_t e) {
+        ASSERT_EQ(i, next++);
+        ASSERT_EQ(e, expected[i]);
+      });
+      EXPECT_EQ(next, std::min(kLarge, begin + 1500));
     }
+    // The radix path reads the order from a lane.
+    const detail::Lane lane = detail::order_lane(order, out, 2);
+    EXPECT_EQ(lane == nullptr, identity);
+    for (std::size_t i = 0; lane && i < kLarge; ++i) ASSERT_EQ(out[i].*lane, expected[i]) << "position " << i;
   }
 }
 
@@ -264,10 +307,10 @@ TEST(LargeRanking, ClassLimitPerThreadShare) {
                           std::to_string(s->size()) + " elements, " + std::to_string(threads) + " threads");
   }
   std::vector<RankedElement> out(distinct.size());
-  EXPECT_TRUE(detail::rank_by_score_class(distinct, nullptr, 2, out));
-  EXPECT_FALSE(detail::rank_by_score_class(distinct, nullptr, 1, out));
+  EXPECT_TRUE(detail::rank_by_score_class(distinct, {}, 2, out));
+  EXPECT_FALSE(detail::rank_by_score_class(distinct, {}, 1, out));
   out.resize(half_varied.size());
-  EXPECT_FALSE(detail::rank_by_score_class(half_varied, nullptr, 2, out));
+  EXPECT_FALSE(detail::rank_by_score_class(half_varied, {}, 2, out));
 }
 
 // NaN is outside rank()'s contract, but must not hang or lose elements on any path.
