@@ -41,10 +41,12 @@ static_assert(sizeof(RankedElement) == 24);
 // elements or more.
 // Cost of a full ranking of n elements: O(n), by a counting sort when the scores take at
 // most ~65k distinct values per thread (the usual case: scores are functions of the
-// (ef, ep) pairs), else by a radix sort of up to 6 passes; tie keys that are not
-// ascending add one or two radix passes. `threads` (0 = all hardware threads when n is
+// (ef, ep) pairs), else by a radix sort of up to 6 passes; tie keys that ascend within
+// files (lines in id order, the way collectors list them) cost one pass over the keys,
+// other keys one or two radix passes. `threads` (0 = all hardware threads when n is
 // large) share all passes; the result does not depend on it. Memory: the result, plus
-// small tables (no per-element buffers: the sorts run inside the result's fields).
+// 2 bytes per element (the score classes) and small tables (the sorts run inside the
+// result's fields).
 // A small top costs O(n + k log k).
 std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, std::span<const std::uint64_t> tie_keys,
                                 std::size_t top = 0, unsigned threads = 0);

@@ -25,20 +25,33 @@ struct Run {
 }  // namespace
 
 bool tie_runs(std::span<const std::uint64_t> tie_keys, std::size_t n, ElementOrder& order) {
-  // Elements past the end of tie_keys have key 0, as in rank()'s comparison path.
-  auto key = [&](std::size_t e) { return e < tie_keys.size() ? tie_keys[e] : 0; };
+  // Elements past the end of tie_keys have key 0, as in rank()'s comparison path: a run
+  // of their own (or the end of the last run when the keys are all 0).
+  const std::uint64_t* key = tie_keys.data();
+  const std::size_t keyed = std::min(n, tie_keys.size());
   order = {};
   std::size_t e = 1;
-  while (e < n && key(e - 1) <= key(e)) ++e;
-  if (e >= n) return true;  // ascending: the identity
+  while (e < keyed && key[e - 1] <= key[e]) ++e;
+  if (e >= keyed && (keyed == n || keyed == 0 || key[keyed - 1] == 0)) return true;  // ascending: the identity
   const std::size_t max_runs = std::max<std::size_t>(1, n / kMinAverageRun);
   std::vector<Run> runs;
-  std::size_t first = 0;
-  for (e = 1; e <= n; ++e) {
-    if (e < n && key(e - 1) <= key(e) && (key(e - 1) >> 32) == (key(e) >> 32)) continue;
+  auto add_run = [&](std::size_t first, std::size_t end, std::uint64_t first_key, std::uint64_t last_key) {
     if (runs.size() == max_runs) return false;
-    runs.push_back({key(first), key(e - 1), static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(e)});
+    runs.push_back({first_key, last_key, static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(end)});
+    return true;
+  };
+  std::size_t first = 0;
+  for (e = 1; e < keyed; ++e) {
+    // A run ends where the key falls or the file (the key's high half) changes.
+    if (key[e - 1] <= key[e] && (key[e - 1] ^ key[e]) >> 32 == 0) continue;
+    if (!add_run(first, e, key[first], key[e - 1])) return false;
     first = e;
+  }
+  if (keyed < n) {
+    if (keyed > first && !add_run(first, keyed, key[first], key[keyed - 1])) return false;
+    if (!add_run(keyed, n, 0, 0)) return false;
+  } else if (!add_run(first, n, key[first], key[n - 1])) {
+    return false;
   }
   std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
     return a.first_key != b.first_key ? a.first_key < b.first_key : a.first < b.first;

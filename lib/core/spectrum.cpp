@@ -5,6 +5,7 @@
 #include <charconv>
 #include <numeric>
 #include <string>
+#include <thread>
 
 #include "dlfl/error.h"
 
@@ -90,22 +91,39 @@ double Spectrum::passed_weight() const noexcept {
 }
 
 std::vector<std::uint64_t> Spectrum::tie_break_keys() const {
-  // Rank each distinct file id by its name, then key = (file rank << 32) | first line.
-  std::vector<StringId> files;
-  files.reserve(64);
-  std::vector<std::uint32_t> file_rank(strings_.size(), 0);
-  std::vector<bool> seen(strings_.size(), false);
-  for (const auto& e : elements_)
-    if (!seen[e.file]) {
-      seen[e.file] = true;
-      files.push_back(e.file);
+  // key = (rank of the file's name << 32) | first line. One pass over the element records
+  // (24 B each) keys them by file *id* and lists the files met; the files are then ranked
+  // by name, and a pass over the keys alone (8 B each) replaces each id by its rank. Both
+  // passes are shared by two threads on large spectra (a ranking's other passes are too).
+  const std::size_t n = elements_.size();
+  const unsigned threads = n >= (std::size_t{1} << 18) ? 2 : 1;
+  const std::size_t chunk = (n + threads - 1) / threads;
+  auto for_each_share = [&](auto&& body) {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&body, t, chunk, n] { body(t, t * chunk, std::min(n, (t + 1) * chunk)); });
+    body(0u, std::size_t{0}, std::min(n, chunk));
+  };
+  std::vector<std::uint64_t> keys(n);
+  std::vector<std::vector<StringId>> files_met(threads);
+  for_each_share([&](unsigned t, std::size_t begin, std::size_t end) {
+    StringId last_file = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const ElementRecord& e = elements_[i];
+      keys[i] = (std::uint64_t{e.file} << 32) | e.first_line;
+      if (e.file != last_file || i == begin) files_met[t].push_back(last_file = e.file);
     }
-  std::sort(files.begin(), files.end(),
-            [&](StringId a, StringId b) { return strings_[a] < strings_[b]; });
+  });
+  std::vector<StringId> files;
+  for (const auto& met : files_met) files.insert(files.end(), met.begin(), met.end());
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  std::sort(files.begin(), files.end(), [&](StringId a, StringId b) { return strings_[a] < strings_[b]; });
+  std::vector<std::uint32_t> file_rank(strings_.size(), 0);
   for (std::size_t r = 0; r < files.size(); ++r) file_rank[files[r]] = static_cast<std::uint32_t>(r);
-  std::vector<std::uint64_t> keys(elements_.size());
-  for (std::size_t i = 0; i < elements_.size(); ++i)
-    keys[i] = (std::uint64_t{file_rank[elements_[i].file]} << 32) | elements_[i].first_line;
+  for_each_share([&](unsigned, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      keys[i] = (std::uint64_t{file_rank[keys[i] >> 32]} << 32) | (keys[i] & 0xFFFFFFFFu);
+  });
   return keys;
 }
 

@@ -127,6 +127,33 @@ TEST(Spectrum, TieBreakKeysOrderByFileThenLine) {
   EXPECT_LT(keys[1], keys[0]);
 }
 
+// A spectrum large enough for two threads to key it, each meeting files the other meets
+// too: the same keys as the definition, (rank of the file's name << 32) | first line.
+TEST(Spectrum, TieBreakKeysOfALargeSpectrumAreTheDefinition) {
+  SpectrumBuilder b;
+  const std::size_t n = 300000;
+  std::vector<std::string> files;
+  for (int f = 0; f < 40; ++f) files.push_back("src/f" + std::to_string((f * 17) % 40) + ".cpp");
+  std::vector<std::string> sorted = files;
+  sorted.push_back("");  // the extrinsic element's
+  const std::string late = "src/late.cpp";  // met by the second thread only
+  sorted.push_back(late);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::uint64_t> expected;
+  for (std::size_t e = 0; e < n; ++e) {
+    // Every file met in both halves, but for the last one.
+    const std::string& file = e + 1000 >= n ? late : files[(e / 1000) % files.size()];
+    const auto line = static_cast<std::uint32_t>(1 + (e * 7) % 5000);
+    b.add_element(file, line);
+    const auto rank = static_cast<std::uint64_t>(std::lower_bound(sorted.begin(), sorted.end(), file) - sorted.begin());
+    expected.push_back((rank << 32) | line);
+  }
+  b.add_extrinsic("device=cpu");  // no file: the empty name ranks first
+  expected.push_back(0);
+  const Spectrum s = std::move(b).finish();
+  EXPECT_EQ(s.tie_break_keys(), expected);
+}
+
 // Coverage shared by tests already added (a process's outside coverage): merged into
 // exactly those rows, duplicates dropped, the other rows untouched.
 TEST(CoverageBuilder, AddToRowsMergesIntoTheRowsAlreadyAdded) {
