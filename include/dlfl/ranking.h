@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "dlfl/tie_order.h"
+
 namespace dlfl {
 
 // How a tie of t elements starting at position p is reported (REFERENCE §2).
@@ -50,5 +52,9 @@ static_assert(sizeof(RankedElement) == 24);
 // A small top costs O(n + k log k).
 std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, std::span<const std::uint64_t> tie_keys,
                                 std::size_t top = 0, unsigned threads = 0);
+// The same, ties in `order` (Spectrum::tie_order): for the full ranking of a spectrum
+// listed file by file, no pass over per-element keys at all.
+std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, const TieOrder& order, std::size_t top = 0,
+                                unsigned threads = 0);
 
 }  // namespace dlfl

@@ -15,6 +15,7 @@
 #include "dlfl/failing_coverage.h"
 #include "dlfl/string_pool.h"
 #include "dlfl/test_case.h"
+#include "dlfl/tie_order.h"
 
 namespace dlfl {
 
@@ -74,6 +75,10 @@ class Spectrum {
   // Per element, a key that orders ties deterministically by (file, first line, id):
   // key[e] < key[f] means e is listed first. Cost: one sort of the distinct files.
   std::vector<std::uint64_t> tie_break_keys() const;
+  // The same order as runs of element ids when the elements come file by file with
+  // ascending lines (as collectors list them; no per-element memory), else as those keys.
+  // Cost: one pass over the element records and one sort of the runs.
+  TieOrder tie_order() const;
 
  private:
   StringPool strings_;

@@ -20,18 +20,50 @@ constexpr std::size_t kLinearPathThreshold = std::size_t{1} << 15;
 // Threads only pay for themselves above this many elements.
 constexpr std::size_t kParallelThreshold = std::size_t{1} << 18;
 
+void check_size(std::size_t n) {
+  if (n > std::size_t{0xFFFFFFFF}) throw Error("rank: " + std::to_string(n) + " elements, at most 2^32 - 1 can be ranked");
+}
+
+bool full_path(std::size_t n, std::size_t top) { return (top == 0 || top >= n) && n >= kLinearPathThreshold; }
+
+// The full ranking of the large-input paths, ties in `order` (of `out`'s lanes).
+void rank_in_order(const Eigen::ArrayXd& scores, const detail::ElementOrder& order, unsigned threads,
+                   std::vector<RankedElement>& out) {
+  if (!detail::rank_by_score_class(scores, order, threads, out))
+    detail::rank_by_radix(scores, detail::order_lane(order, out, threads), threads, out);
+}
+
+unsigned thread_count(unsigned threads, std::size_t n) {
+  return threads ? threads : n >= kParallelThreshold ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+}
+
 }  // namespace
+
+std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, const TieOrder& order, std::size_t top,
+                                unsigned threads) {
+  const std::size_t n = static_cast<std::size_t>(scores.size());
+  check_size(n);
+  if (!order.has_runs()) return rank(scores, order.keys(), top, threads);
+  if (order.run_start().back() != n)
+    throw Error("rank: a tie order of " + std::to_string(order.run_start().back()) + " elements for " +
+                std::to_string(n) + " scores");
+  if (!full_path(n, top)) return rank(scores, order.element_keys(n), top, threads);
+  std::vector<RankedElement> out(n);
+  detail::ElementOrder runs;
+  runs.run_first.assign(order.run_first().begin(), order.run_first().end());
+  runs.run_start.assign(order.run_start().begin(), order.run_start().end());
+  rank_in_order(scores, runs, thread_count(threads, n), out);
+  return out;
+}
 
 std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, std::span<const std::uint64_t> tie_keys,
                                 std::size_t top, unsigned threads) {
   const std::size_t n = static_cast<std::size_t>(scores.size());
-  if (n > std::size_t{0xFFFFFFFF}) throw Error("rank: " + std::to_string(n) + " elements, at most 2^32 - 1 can be ranked");
-  if ((top == 0 || top >= n) && n >= kLinearPathThreshold) {
-    if (threads == 0) threads = n >= kParallelThreshold ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  check_size(n);
+  if (full_path(n, top)) {
+    threads = thread_count(threads, n);
     std::vector<RankedElement> out(n);
-    const detail::ElementOrder order = detail::tie_order(tie_keys, out, threads);
-    if (!detail::rank_by_score_class(scores, order, threads, out))
-      detail::rank_by_radix(scores, detail::order_lane(order, out, threads), threads, out);
+    rank_in_order(scores, detail::tie_order(tie_keys, out, threads), threads, out);
     return out;
   }
 

@@ -76,8 +76,22 @@ struct ElementOrder {
 // by radix.
 ElementOrder tie_order(std::span<const std::uint64_t> tie_keys, std::vector<RankedElement>& out, unsigned threads);
 
+// Runs shorter than this on average are not worth it: the radix sort handles them.
+inline constexpr std::size_t kMinAverageRun = 64;
+
+// A run of consecutive ids [first, end) whose keys ascend from first_key to last_key.
+struct TieRun {
+  std::uint64_t first_key, last_key;
+  std::uint32_t first, end;
+};
+
+// Sorts `runs` (which tile the ids 0..n-1) into tie order and sets `order` to them; false
+// when two runs overlap in key, so that no order of whole runs is the tie order.
+bool order_runs(std::vector<TieRun>& runs, ElementOrder& order);
+
 // The runs half of tie_order: sets `order` and returns true when the keys of the n
-// elements ascend within at most n / 64 id runs that, sorted, do not overlap in key.
+// elements ascend within at most n / kMinAverageRun id runs (a run also ends where the
+// key's high half, the file, changes) that, sorted, do not overlap in key.
 bool tie_runs(std::span<const std::uint64_t> tie_keys, std::size_t n, ElementOrder& order);
 
 // Writes `order` into the lane `best` of `out` (none for the identity) for the radix path.

@@ -12,17 +12,6 @@
 #include "ranking_paths.h"
 
 namespace dlfl::detail {
-namespace {
-
-// Runs shorter than this on average are not worth it: the radix sort handles them.
-constexpr std::size_t kMinAverageRun = 64;
-
-struct Run {
-  std::uint64_t first_key, last_key;
-  std::uint32_t first, end;  // ids [first, end)
-};
-
-}  // namespace
 
 bool tie_runs(std::span<const std::uint64_t> tie_keys, std::size_t n, ElementOrder& order) {
   // Elements past the end of tie_keys have key 0, as in rank()'s comparison path: a run
@@ -34,7 +23,7 @@ bool tie_runs(std::span<const std::uint64_t> tie_keys, std::size_t n, ElementOrd
   while (e < keyed && key[e - 1] <= key[e]) ++e;
   if (e >= keyed && (keyed == n || keyed == 0 || key[keyed - 1] == 0)) return true;  // ascending: the identity
   const std::size_t max_runs = std::max<std::size_t>(1, n / kMinAverageRun);
-  std::vector<Run> runs;
+  std::vector<TieRun> runs;
   auto add_run = [&](std::size_t first, std::size_t end, std::uint64_t first_key, std::uint64_t last_key) {
     if (runs.size() == max_runs) return false;
     runs.push_back({first_key, last_key, static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(end)});
@@ -53,13 +42,18 @@ bool tie_runs(std::span<const std::uint64_t> tie_keys, std::size_t n, ElementOrd
   } else if (!add_run(first, n, key[first], key[n - 1])) {
     return false;
   }
-  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+  return order_runs(runs, order);
+}
+
+bool order_runs(std::vector<TieRun>& runs, ElementOrder& order) {
+  order = {};
+  std::sort(runs.begin(), runs.end(), [](const TieRun& a, const TieRun& b) {
     return a.first_key != b.first_key ? a.first_key < b.first_key : a.first < b.first;
   });
   // Every key of a run must order before every key of the next; an equal key at the
   // boundary is ordered by id, which the earlier run must then have the smaller of.
   for (std::size_t r = 1; r < runs.size(); ++r) {
-    const Run &a = runs[r - 1], &b = runs[r];
+    const TieRun &a = runs[r - 1], &b = runs[r];
     if (a.last_key > b.first_key || (a.last_key == b.first_key && a.first > b.first)) return false;
   }
   // Runs that follow each other in id too are one run.

@@ -124,7 +124,10 @@ void run_rank(const RankOptions& o) {
   } else {
     scores = score_spectrum(scored, formulas);
   }
-  const auto tie_keys = shown.tie_break_keys();
+  // Ties in (file, line) order: as runs of element ids when the elements come file by
+  // file (no per-element keys); FLITSR compares elements by the keys themselves.
+  const TieOrder tie_order = shown.tie_order();
+  const auto tie_keys = technique.multi_fault ? shown.tie_break_keys() : std::vector<std::uint64_t>{};
 
   const std::size_t top = o.top_given || o.format != "github" ? o.top : kGithubDefaultTop;
   std::vector<std::vector<RankedElement>> ranked;
@@ -138,7 +141,7 @@ void run_rank(const RankOptions& o) {
     if (technique.multi_fault) {  // never with propagation (checked above)
       s = flitsr(groups.spectrum, formulas[f], tie_keys).scores;
     }
-    ranked.push_back(rank(s, tie_keys, top));
+    ranked.push_back(rank(s, tie_order, top));
     ranges.push_back(finite_range(s));
   }
   std::vector<io::FormulaRanking> rankings;
