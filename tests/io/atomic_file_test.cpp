@@ -67,6 +67,34 @@ TEST(AtomicFile, LargeWritesBypassingTheBufferArriveInOrder) {
   EXPECT_EQ(read_file(dir / "big"), "head:" + big + ":tail");
 }
 
+// Past 8 MiB the writeback of what is written starts early; a seek back (the native
+// writer patches its header last) and writes after it still land where they belong.
+TEST(AtomicFile, OutputsPastTheWritebackChunkArriveWholeAfterASeekBack) {
+  TempDir dir;
+  std::string expected;
+  AtomicFile out(dir / "big");
+  out.stream() << "HEADER--";
+  expected += "HEADER--";
+  for (int i = 0; i < 40; ++i) {  // 40 x 512 KiB = 20 MiB, through the buffer and past it
+    std::string piece(std::size_t{1} << 19, static_cast<char>('a' + i % 26));
+    piece[static_cast<std::size_t>(i) * 7] = '#';
+    if (i % 2) out.stream().write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    else
+      for (std::size_t k = 0; k < piece.size(); k += 1000) out.stream() << piece.substr(k, 1000);
+    expected += piece;
+  }
+  out.stream().seekp(0);
+  out.stream() << "PATCHED!";
+  out.stream().seekp(0, std::ios_base::end);
+  out.stream() << "end";
+  out.commit();
+  expected.replace(0, 8, "PATCHED!");
+  expected += "end";
+  const std::string got = read_file(dir / "big");
+  ASSERT_EQ(got.size(), expected.size());
+  EXPECT_TRUE(got == expected);
+}
+
 TEST(AtomicFile, MissingParentDirectoryIsAnErrorNamingTheTarget) {
   TempDir dir;
   const auto target = dir / "no/such/dir/out.txt";
