@@ -24,8 +24,9 @@ inline constexpr std::size_t kMaxScoreClasses = 65535;
 inline double canonical_score(double s) noexcept { return s + 0.0; }
 
 // Both paths write into `out`, sized to the element count, and use its u32 fields
-// (best, worst) as their only per-element buffers: the memory of a full ranking is its
-// result. An element order lives in one of those fields, a Lane.
+// (best, worst) as their per-element buffers (the score-class path adds 2 bytes per
+// element): the memory of a full ranking is about its result. An element order that is
+// not runs of ids lives in one of those fields, a Lane.
 using Lane = std::uint32_t RankedElement::*;
 
 // The elements in some order (the tie order): runs of consecutive ids one after another,

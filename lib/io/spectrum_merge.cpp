@@ -19,6 +19,7 @@
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
 #include "dlfl/io/native_format.h"
+#include "check_ahead.h"
 #include "merge_input.h"
 #include "native_layout.h"
 
@@ -415,10 +416,15 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
   const std::vector<ShardRows> shards = shard_rows(in, elements, copy_failing);
   if (!shards.empty()) {
     // Output offset e = the sum of the shards' offsets e (each starts at 0): one
-    // vectorizable pass per shard, a range at a time, each range checked first.
+    // vectorizable pass per shard, a range at a time, each range checked first (on the
+    // other core, a range or two ahead).
+    CheckAhead offsets_checked(element_count, kReleaseRange, 2, [&](std::size_t end) {
+      for (auto& i : in)
+        if (i.checks) i.checks->offsets_through(end);
+    });
     for (std::size_t e = 0; e < element_count; e += kReleaseRange) {
-      check_offsets(e);
       const std::size_t last = std::min(element_count, e + kReleaseRange);
+      offsets_checked.wait_through(last);
       for (const auto& shard : shards)
         for (std::size_t k = e + 1; k <= last; ++k) offsets[k] += shard.offsets[k];
     }
@@ -494,21 +500,35 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
     std::vector<std::uint64_t> fill(copy_failing ? 0 : failing.offsets.size());
     if (!copy_failing) std::copy(failing.offsets.begin(), failing.offsets.end(), fill.begin());
     std::vector<std::size_t> released(in.size(), 0);
-    for (std::size_t e = 0; e < element_count; ++e) {
-      check_rows(e);
-      if (!shards.empty() && !dense && e % kCheckRange == 0) {
-        copy_rows(shards, e, std::min(element_count, e + kCheckRange), offsets, row);
+    // The inputs' pages before element e are merged and checked: dropped.
+    auto release_through = [&](std::size_t e) {
+      if (e % kReleaseRange != 0 || e == 0 || !elements.shared_table) return;
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        if (!in[i].mapped || in[i].spectrum.coverage().is_dense()) continue;
+        const Coverage& c = in[i].spectrum.coverage();
+        release(c.test_ids().subspan(c.offsets()[released[i]], c.offsets()[e] - c.offsets()[released[i]]));
+        release(c.offsets().subspan(released[i], e - released[i]));
+        released[i] = e;
+      }
+    };
+    if (!shards.empty() && !dense) {
+      // Shards: each range's rows are checked and hashed on the other core, a few ranges
+      // ahead (still in the shared cache when copied), while this one copies and writes.
+      CheckAhead rows_checked(element_count, kCheckRange, 4, [&](std::size_t end) {
+        for (auto& i : in)
+          if (i.checks) i.checks->rows_through(end);
+      });
+      for (std::size_t e = 0; e < element_count; e += kCheckRange) {
+        release_through(e);
+        const std::size_t last = std::min(element_count, e + kCheckRange);
+        rows_checked.wait_through(last);
+        copy_rows(shards, e, last, offsets, row);
         image.write(std::span<const std::uint32_t>(row));
       }
-      if (e % kReleaseRange == 0 && e > 0 && elements.shared_table)
-        for (std::size_t i = 0; i < in.size(); ++i) {
-          if (!in[i].mapped || in[i].spectrum.coverage().is_dense()) continue;
-          const Coverage& c = in[i].spectrum.coverage();
-          release(c.test_ids().subspan(c.offsets()[released[i]], c.offsets()[e] - c.offsets()[released[i]]));
-          release(c.offsets().subspan(released[i], e - released[i]));
-          released[i] = e;
-        }
-      if (!shards.empty() && !dense) continue;
+    }
+    for (std::size_t e = 0; e < element_count && (shards.empty() || dense); ++e) {
+      check_rows(e);
+      release_through(e);
       gather_row(in, elements, tests, e, row);
       if (!copy_failing)
         for (const auto t : row)
