@@ -161,7 +161,7 @@ WeightCodes weight_codes(const std::vector<double>& w) {
   return {};
 }
 
-CountsKernel::CountsKernel(const Spectrum& spectrum)
+CountsKernel::CountsKernel(const Spectrum& spectrum, unsigned threads)
     : spectrum_(spectrum), failed_(spectrum.failed_weight()), passed_(spectrum.passed_weight()) {
   weights_.resize(spectrum.test_count());
   for (std::size_t t = 0; t < weights_.size(); ++t) weights_[t] = spectrum.tests()[t].failure_weight;
@@ -170,9 +170,19 @@ CountsKernel::CountsKernel(const Spectrum& spectrum)
     if (failing && spectrum.binary_outcomes()) {
       // One increment per failing covered pair (~1% of the matrix at 1% failing tests);
       // the passing tests' ids are never read.
+      // Threads count the elements of their own range, each row's share found by binary
+      // search (rows are ascending); the array is not zeroed in advance but range by range.
       from_failing_rows_ = true;
-      failing_hits_.assign(spectrum.element_count(), 0);
-      for (const auto e : failing->elements()) ++failing_hits_[e];
+      const std::size_t n = spectrum.element_count();
+      failing_hits_.reset(new std::uint32_t[n]);
+      parallel_for(n >= (std::size_t{1} << 18) ? threads : 1, 0, n, [&](std::size_t begin, std::size_t end) {
+        std::uint32_t* hits = failing_hits_.get();
+        std::fill(hits + begin, hits + end, 0u);
+        for (std::size_t r = 0; r < failing->tests().size(); ++r) {
+          const auto row = failing->row(r);
+          for (auto e = std::lower_bound(row.begin(), row.end(), begin); e != row.end() && *e < end; ++e) ++hits[*e];
+        }
+      });
       return;
     }
     codes_ = weight_codes(weights_);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "dlfl/counts.h"
@@ -33,8 +34,9 @@ struct TestMasks {
 
 class CountsKernel {
  public:
-  // Keeps a reference to `spectrum`, which must outlive the kernel.
-  explicit CountsKernel(const Spectrum& spectrum);
+  // Keeps a reference to `spectrum`, which must outlive the kernel. `threads` share the
+  // preparation (counting the failing rows) on large spectra.
+  explicit CountsKernel(const Spectrum& spectrum, unsigned threads = 1);
   // compute_counts(spectrum, first, last, options).
   Counts operator()(std::size_t first, std::size_t last, const CountsOptions& options) const;
 
@@ -46,7 +48,7 @@ class CountsKernel {
   TestMasks masks_;    // dense form
   // Sparse form, binary outcomes, failing coverage attached: ef of every element, counted
   // from the failing rows alone; ep is then the row length minus ef.
-  std::vector<std::uint32_t> failing_hits_;
+  std::unique_ptr<std::uint32_t[]> failing_hits_;
   bool from_failing_rows_ = false;
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <bit>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -78,7 +79,16 @@ Formula make_formula(std::string_view text) {
 }
 
 std::size_t sanitize_scores(Eigen::ArrayXd& scores) noexcept {
+  // Usually every score is finite: that is checked first with integer arithmetic, which
+  // vectorizes (a floating comparison may trap, so it does not): an exponent of all ones
+  // (inf, NaN) plus one carries into bit 63, any other does not.
+  constexpr std::uint64_t kExponent = 0x7FF0000000000000ull, kExponentOne = 1ull << 52;
+  const double* data = scores.data();
+  std::uint64_t carried = 0;
+  for (Eigen::Index i = 0; i < scores.size(); ++i)
+    carried |= (std::bit_cast<std::uint64_t>(data[i]) & kExponent) + kExponentOne;
   std::size_t nans = 0;
+  if (!(carried >> 63)) return nans;
   for (auto& s : scores) {
     if (std::isnan(s)) {
       s = -kInfiniteScore;

@@ -13,7 +13,9 @@
 // ranks first instead of being scored 0 as some tools do (REFERENCE §1).
 #include "formula_table.h"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace dlfl::detail {
@@ -22,10 +24,22 @@ namespace {
 using A = Eigen::ArrayXd;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// num / den with the "div" rule above, element-wise.
+// num / den with the "div" rule above, element-wise. Eigen divides with SIMD; the zero
+// denominators are then found with integer arithmetic (a floating comparison would keep
+// the compiler from vectorizing: it may trap) and, when there are any, replaced one by one. (Eigen
+// 3.4's select() runs one scalar at a time.)
 A div(const A& num, const A& den) {
-  return (den != 0.0).select(num / den, (num > 0.0).select(A::Constant(num.size(), kInf),
-                                                           (num < 0.0).select(A::Constant(num.size(), -kInf), 0.0)));
+  A out = num / den;
+  const double* d = den.data();
+  // A denominator is ±0 when its magnitude bits m are 0, and then only does m - 1 wrap
+  // to set bit 63 (m < 2^63): and, subtract, or, all in SSE2 (which has no 64-bit
+  // compare), so that this loop vectorizes on the baseline.
+  std::uint64_t wrapped = 0;
+  for (Eigen::Index i = 0; i < den.size(); ++i) wrapped |= (std::bit_cast<std::uint64_t>(d[i]) & ~(1ull << 63)) - 1;
+  if (!(wrapped >> 63)) return out;
+  for (Eigen::Index i = 0; i < den.size(); ++i)
+    if (d[i] == 0.0) out[i] = num[i] > 0.0 ? kInf : num[i] < 0.0 ? -kInf : 0.0;
+  return out;
 }
 
 constexpr const char* kDiv = "x/0 = +inf (ranks first) for x > 0, 0 for x = 0";

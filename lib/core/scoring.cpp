@@ -23,7 +23,7 @@ Scores score_spectrum(const Spectrum& spectrum, std::span<const Formula> formula
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(blocks, 1)));
 
-  const detail::CountsKernel count(spectrum);
+  const detail::CountsKernel count(spectrum, threads);
   std::atomic<std::size_t> next{0};
   std::vector<std::vector<std::size_t>> undefined(threads, std::vector<std::size_t>(formulas.size(), 0));
   auto work = [&](unsigned id) {

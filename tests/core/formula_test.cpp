@@ -227,6 +227,40 @@ TEST(Formula, SanitizeMapsInfinitiesAndNaN) {
   EXPECT_EQ(s[3], -kInfiniteScore);
 }
 
+// Long arrays: most denominators nonzero, a few zero (+0.0 and -0.0) anywhere in them,
+// or none at all, or a non-finite score at the very end; each element as the rules say.
+TEST(Formula, ZeroDivisionAndSanitizingAnywhereInALongArray) {
+  const Eigen::Index n = 10001;
+  for (const Eigen::Index zero_at : {Eigen::Index{-1}, Eigen::Index{0}, Eigen::Index{5000}, n - 1}) {
+    Counts c;
+    c.ef = Eigen::ArrayXd::LinSpaced(n, 1.0, 7.0);
+    c.nf = Eigen::ArrayXd::Constant(n, 1.0);
+    c.ep = Eigen::ArrayXd::LinSpaced(n, 2.0, 9.0);
+    c.np = Eigen::ArrayXd::Constant(n, 3.0);
+    if (zero_at >= 0) {  // kulczynski1 = ef / (nf + ep)
+      c.nf[zero_at] = 0.0, c.ep[zero_at] = -0.0;
+      if (zero_at + 1 < n) c.nf[zero_at + 1] = c.ep[zero_at + 1] = c.ef[zero_at + 1] = 0.0;  // 0 / 0
+    }
+    const Eigen::ArrayXd k = make_formula("kulczynski1").score(c);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double expected = i == zero_at ? kInfiniteScore
+                              : zero_at >= 0 && i == zero_at + 1 ? 0.0
+                                                                 : c.ef[i] / (c.nf[i] + c.ep[i]);
+      ASSERT_EQ(k[i], expected) << "zero at " << zero_at << ", element " << i;
+    }
+  }
+  const Eigen::ArrayXd finite = Eigen::ArrayXd::LinSpaced(4099, -1.0, 1.0);
+  Eigen::ArrayXd s = finite;
+  EXPECT_EQ(sanitize_scores(s), 0u);
+  EXPECT_TRUE((s == finite).all());
+  s[4098] = -std::numeric_limits<double>::infinity();
+  s[4097] = std::nan("");
+  EXPECT_EQ(sanitize_scores(s), 1u);
+  EXPECT_EQ(s[4098], -kInfiniteScore);
+  EXPECT_EQ(s[4097], -kInfiniteScore);
+  EXPECT_EQ(s[4096], finite[4096]);
+}
+
 TEST(Formula, CustomExpressionMatchesTheBuiltin) {
   const Spectrum s = testing::random_spectrum(50, 30, 0.2, 11);
   const Counts c = compute_counts(s);
