@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <cstring>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "dlfl/error.h"
@@ -85,41 +88,62 @@ void StreamedChecks::finish() {
 }
 
 std::vector<Input> read_inputs(std::span<const fs::path> paths) {
-  std::vector<Input> in;
-  in.reserve(paths.size());
   // The first input when native: its string pool and elements stand for identical ones.
   std::optional<MappedNative> first;
   std::optional<NativeElements> first_elements;
-  for (const auto& path : paths) {
-    if (detect_spectrum_format(path) != SpectrumFormat::native) {
-      in.push_back({path.string(), read_spectrum(path), 0, false, nullptr});
-      continue;
-    }
+  auto read_one = [&](const fs::path& path, bool is_first) -> Input {
+    if (detect_spectrum_format(path) != SpectrumFormat::native) return {path.string(), read_spectrum(path), 0, false, nullptr};
     MappedNative map = map_native(path);
     auto checksum = std::make_unique<NativeChecksum>(map);
     try {
       read_section_table(map);
-      const bool same = first && same_table_hashed(map, *first, *checksum);
-      if (in.empty()) first = map, first_elements = native_elements(map);
+      const bool same = !is_first && first && same_table_hashed(map, *first, *checksum);
+      if (is_first) first = map, first_elements = native_elements(map);
       // Tests and their text: small, read now; the coverage follows them.
       checksum->hash_through(map.sections[coverage_offsets]->offset);
       const bool dense = map.dense();
       Spectrum spectrum =
-          native_spectrum(map, same || in.empty() ? *first_elements : native_elements(map), /*check_coverage=*/dense);
+          native_spectrum(map, same || is_first ? *first_elements : native_elements(map), /*check_coverage=*/dense);
       if (dense) {
         // Read out of element order by nothing else: checked in full now, then dropped.
         checksum->verify();
         release(map.data, map.size);
-        in.push_back({map.file, std::move(spectrum), 0, true, nullptr});
-      } else {
-        in.push_back({map.file, std::move(spectrum), 0, true,
-                      std::make_unique<StreamedChecks>(std::move(map), std::move(checksum))});
+        return {map.file, std::move(spectrum), 0, true, nullptr};
       }
+      return {map.file, std::move(spectrum), 0, true,
+              std::make_unique<StreamedChecks>(std::move(map), std::move(checksum))};
     } catch (const Error&) {
       checksum->verify();  // a damaged file is reported as such, whatever broke on the way
       throw;
     }
+  };
+  std::vector<std::optional<Input>> read(paths.size());
+  if (!paths.empty()) read[0] = read_one(paths[0], true);
+  // The others compare their tables with the first's and hash them (the bulk of reading
+  // a shard) on two threads. The error reported is the first input's in order that has
+  // one; inputs after it are not read any further.
+  std::vector<std::exception_ptr> errors(paths.size());
+  std::atomic<std::size_t> next{1}, first_error{paths.size()};
+  auto read_rest = [&] {
+    for (std::size_t i; (i = next++) < paths.size() && i < first_error;) {
+      try {
+        read[i] = read_one(paths[i], false);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        for (std::size_t seen = first_error; i < seen && !first_error.compare_exchange_weak(seen, i);) {}
+      }
+    }
+  };
+  {
+    std::optional<std::jthread> helper;
+    if (paths.size() > 2) helper.emplace(read_rest);
+    read_rest();
   }
+  for (const auto& error : errors)
+    if (error) std::rethrow_exception(error);
+  std::vector<Input> in;
+  in.reserve(paths.size());
+  for (auto& i : read) in.push_back(std::move(*i));
   return in;
 }
 

@@ -117,6 +117,28 @@ TEST(SpectrumMergeChecks, DamageFoundAtTheEndStillLeavesNoOutput) {
   EXPECT_EQ(read_native(dir / "out.dlfl").test_count(), 800u);
 }
 
+// The inputs after the first are read by two threads: with several damaged ones, the
+// error is still the first damaged input's in the order given, whichever thread met it.
+TEST(SpectrumMergeChecks, OfSeveralDamagedInputsTheFirstInOrderIsReported) {
+  TempDir dir;
+  const auto shards = write_shards(dir, 8);
+  for (const std::size_t first_bad : {std::size_t{1}, std::size_t{2}, std::size_t{6}}) {
+    std::vector<std::string> originals;
+    for (const auto& s : shards) originals.push_back(read_file(s));
+    for (std::size_t i = first_bad; i < shards.size(); i += 2) {
+      std::string bytes = originals[i];
+      const auto [text_at, text_size] = section_of(bytes, 5);  // a test's name
+      ASSERT_GT(text_size, 0u);
+      bytes[text_at] = static_cast<char>(bytes[text_at] ^ 0x01);
+      write_file(shards[i], bytes);
+    }
+    EXPECT_EQ(merge_error(shards, dir / "out.dlfl", SpectrumFormat::native),
+              shards[first_bad].string() + ": checksum mismatch: the file is corrupted");
+    EXPECT_EQ(dir.listing(), names(shards));  // no output, no temporary
+    for (std::size_t i = 0; i < shards.size(); ++i) write_file(shards[i], originals[i]);
+  }
+}
+
 // Damage that breaks the structure is reported as the damage it is, wherever the merge
 // meets it first (section table, element table, coverage rows).
 TEST(SpectrumMergeChecks, DamageThatBreaksStructureIsAChecksumError) {
