@@ -5,9 +5,9 @@
 #include <charconv>
 #include <numeric>
 #include <string>
-#include <thread>
 
 #include "dlfl/error.h"
+#include "ranking_paths.h"  // detail::for_each_share
 
 namespace dlfl {
 namespace {
@@ -97,15 +97,9 @@ std::vector<std::uint64_t> Spectrum::tie_break_keys() const {
   // passes are shared by two threads on large spectra (a ranking's other passes are too).
   const std::size_t n = elements_.size();
   const unsigned threads = n >= (std::size_t{1} << 18) ? 2 : 1;
-  const std::size_t chunk = (n + threads - 1) / threads;
-  auto for_each_share = [&](auto&& body) {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&body, t, chunk, n] { body(t, t * chunk, std::min(n, (t + 1) * chunk)); });
-    body(0u, std::size_t{0}, std::min(n, chunk));
-  };
   std::vector<std::uint64_t> keys(n);
   std::vector<std::vector<StringId>> files_met(threads);
-  for_each_share([&](unsigned t, std::size_t begin, std::size_t end) {
+  detail::for_each_share(threads, n, [&](unsigned t, std::size_t begin, std::size_t end) {
     StringId last_file = 0;
     for (std::size_t i = begin; i < end; ++i) {
       const ElementRecord& e = elements_[i];
@@ -120,7 +114,7 @@ std::vector<std::uint64_t> Spectrum::tie_break_keys() const {
   std::sort(files.begin(), files.end(), [&](StringId a, StringId b) { return strings_[a] < strings_[b]; });
   std::vector<std::uint32_t> file_rank(strings_.size(), 0);
   for (std::size_t r = 0; r < files.size(); ++r) file_rank[files[r]] = static_cast<std::uint32_t>(r);
-  for_each_share([&](unsigned, std::size_t begin, std::size_t end) {
+  detail::for_each_share(threads, n, [&](unsigned, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i)
       keys[i] = (std::uint64_t{file_rank[keys[i] >> 32]} << 32) | (keys[i] & 0xFFFFFFFFu);
   });

@@ -77,19 +77,25 @@ TieOrder Spectrum::tie_order() const {
   for (unsigned t = 0; t < threads; ++t) total += found[t].size();
   if (std::count(too_many.begin(), too_many.end(), 1) > 0 || total > max_runs) return TieOrder(tie_break_keys());
 
+  // The files met, by id, and each one's rank by name (a table over the string pool, as
+  // tie_break_keys uses, would cost a pass over every string: names, functions).
   std::vector<StringId> files;
   for (const auto& runs : found)
     for (const FileRun& r : runs) files.push_back(r.file);
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
-  std::sort(files.begin(), files.end(), [&](StringId a, StringId b) { return strings_[a] < strings_[b]; });
-  std::vector<std::uint32_t> file_rank(strings_.size(), 0);
-  for (std::size_t r = 0; r < files.size(); ++r) file_rank[files[r]] = static_cast<std::uint32_t>(r);
+  std::vector<std::uint32_t> by_name(files.size());
+  std::iota(by_name.begin(), by_name.end(), 0u);
+  std::sort(by_name.begin(), by_name.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return strings_[files[a]] < strings_[files[b]]; });
+  std::vector<std::uint32_t> rank_of(files.size());
+  for (std::size_t r = 0; r < by_name.size(); ++r) rank_of[by_name[r]] = static_cast<std::uint32_t>(r);
   std::vector<detail::TieRun> runs;
   runs.reserve(total);
   for (const auto& part : found)
     for (const FileRun& r : part) {
-      const std::uint64_t file = std::uint64_t{file_rank[r.file]} << 32;
+      const auto at = static_cast<std::size_t>(std::lower_bound(files.begin(), files.end(), r.file) - files.begin());
+      const std::uint64_t file = std::uint64_t{rank_of[at]} << 32;
       runs.push_back({file | r.first_line, file | r.last_line, r.first, r.end});
     }
   detail::ElementOrder order;
