@@ -81,6 +81,10 @@ class Spectrum {
   TieOrder tie_order() const;
 
  private:
+  // Sorts `files` by id without repeats; returns each one's rank by name (aligned with
+  // it), the first half of a tie key. Shared by tie_break_keys and tie_order.
+  std::vector<std::uint32_t> rank_files_by_name(std::vector<StringId>& files) const;
+
   StringPool strings_;
   Column<ElementRecord> elements_;
   std::vector<TestCase> tests_;

@@ -90,6 +90,18 @@ double Spectrum::passed_weight() const noexcept {
   return p;
 }
 
+std::vector<std::uint32_t> Spectrum::rank_files_by_name(std::vector<StringId>& files) const {
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  std::vector<std::uint32_t> by_name(files.size());
+  std::iota(by_name.begin(), by_name.end(), 0u);
+  std::sort(by_name.begin(), by_name.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return strings_[files[a]] < strings_[files[b]]; });
+  std::vector<std::uint32_t> rank(files.size());
+  for (std::size_t r = 0; r < by_name.size(); ++r) rank[by_name[r]] = static_cast<std::uint32_t>(r);
+  return rank;
+}
+
 std::vector<std::uint64_t> Spectrum::tie_break_keys() const {
   // key = (rank of the file's name << 32) | first line. One pass over the element records
   // (24 B each) keys them by file *id* and lists the files met; the files are then ranked
@@ -109,11 +121,9 @@ std::vector<std::uint64_t> Spectrum::tie_break_keys() const {
   });
   std::vector<StringId> files;
   for (const auto& met : files_met) files.insert(files.end(), met.begin(), met.end());
-  std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
-  std::sort(files.begin(), files.end(), [&](StringId a, StringId b) { return strings_[a] < strings_[b]; });
-  std::vector<std::uint32_t> file_rank(strings_.size(), 0);
-  for (std::size_t r = 0; r < files.size(); ++r) file_rank[files[r]] = static_cast<std::uint32_t>(r);
+  const std::vector<std::uint32_t> rank = rank_files_by_name(files);
+  std::vector<std::uint32_t> file_rank(strings_.size(), 0);  // per-element lookups: a table
+  for (std::size_t f = 0; f < files.size(); ++f) file_rank[files[f]] = rank[f];
   detail::for_each_share(threads, n, [&](unsigned, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i)
       keys[i] = (std::uint64_t{file_rank[keys[i] >> 32]} << 32) | (keys[i] & 0xFFFFFFFFu);

@@ -82,14 +82,7 @@ TieOrder Spectrum::tie_order() const {
   std::vector<StringId> files;
   for (const auto& runs : found)
     for (const FileRun& r : runs) files.push_back(r.file);
-  std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
-  std::vector<std::uint32_t> by_name(files.size());
-  std::iota(by_name.begin(), by_name.end(), 0u);
-  std::sort(by_name.begin(), by_name.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return strings_[files[a]] < strings_[files[b]]; });
-  std::vector<std::uint32_t> rank_of(files.size());
-  for (std::size_t r = 0; r < by_name.size(); ++r) rank_of[by_name[r]] = static_cast<std::uint32_t>(r);
+  const std::vector<std::uint32_t> rank_of = rank_files_by_name(files);
   std::vector<detail::TieRun> runs;
   runs.reserve(total);
   for (const auto& part : found)
