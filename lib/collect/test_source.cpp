@@ -176,26 +176,17 @@ std::vector<std::string> read_test_list(const std::filesystem::path& file) {
   return names;
 }
 
-std::string shell_quote(std::string_view text) {
-  std::string out = "'";
-  for (const char c : text) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
 std::string instantiate_command(std::string_view command_template, std::string_view name) {
   std::string command;
-  const std::string quoted = shell_quote(name);
+  ShellQuoteTracker quoting;
   std::size_t pos = 0;
   for (;;) {
     const auto hole = command_template.find("{}", pos);
-    command.append(command_template.substr(pos, hole - pos));
+    const std::string_view literal = command_template.substr(pos, hole - pos);
+    command.append(literal);
+    quoting.feed(literal);
     if (hole == std::string_view::npos) break;
-    command += quoted;
+    command += quote_for_shell(name, quoting, "{}");
     pos = hole + 2;
   }
   return command;

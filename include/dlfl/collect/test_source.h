@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "dlfl/collect/shell_quoting.h"
+
 namespace dlfl::collect {
 
 // How to run one test in isolation and how to read its outcome.
@@ -103,7 +105,8 @@ std::vector<TestCommand> list_ctest_tests(const std::filesystem::path& build_dir
 std::vector<std::string> read_test_list(const std::filesystem::path& file);
 
 // The shell command for one test: every `{}` in the template replaced by the name,
-// single-quoted for /bin/sh.
+// quoted for /bin/sh where it stands (quote_for_shell: `{}`, `'{}'` and `"{}"` all pass
+// the name as one word, never as code). Throws dlfl::Error for `\{}`.
 std::string instantiate_command(std::string_view command_template, std::string_view name);
 
 // `/bin/sh -c TEMPLATE` with every `{}` replaced by the name, single-quoted for the
@@ -112,7 +115,5 @@ std::string instantiate_command(std::string_view command_template, std::string_v
 std::vector<TestCommand> make_template_commands(const std::vector<std::string>& names,
                                                 std::string_view command_template);
 
-// `'text'` with each `'` written as `'\''`.
-std::string shell_quote(std::string_view text);
 
 }  // namespace dlfl::collect
