@@ -8,6 +8,7 @@
 #include <map>
 
 #include "dlfl/collect/progress.h"
+#include "dlfl/printable.h"
 
 namespace dlfl::bench {
 namespace {
@@ -22,9 +23,18 @@ std::string p_value(double p) {
   return p < 0.001 ? fmt::format("{:.1e}", p) : fmt::format("{:.3f}", p);
 }
 
+// A Markdown table row; a cell's '|' is escaped and its control characters made
+// printable, so a subject or group name cannot split the row or the table.
 void row(std::ostream& out, const std::vector<std::string>& cells) {
   out << '|';
-  for (const auto& c : cells) out << ' ' << c << " |";
+  for (const auto& c : cells) {
+    out << ' ';
+    for (const char ch : printable(c)) {
+      if (ch == '|') out << '\\';
+      out << ch;
+    }
+    out << " |";
+  }
   out << '\n';
 }
 void header(std::ostream& out, const std::vector<std::string>& cells) {

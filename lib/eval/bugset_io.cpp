@@ -1,6 +1,7 @@
 // Private helpers of the bug-set readers: whole-file reads and an RFC 4180 CSV parser.
 #include "bugset_io.h"
 
+#include "dlfl/csv_field.h"
 #include "dlfl/error.h"
 #include "dlfl/io/text_file.h"
 
@@ -79,6 +80,9 @@ std::vector<CsvRecord> parse_csv(std::string_view text, const std::string& sourc
   }
   if (in_quotes) throw Error(source_name, quote_line, "quoted field is never closed");
   end_record();
+  for (CsvRecord& r : records)
+    for (std::string& f : r.fields)
+      if (const std::string_view kept = without_formula_guard(f); kept.size() != f.size()) f.erase(0, 1);
   return records;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dlfl/csv_field.h"
+#include "dlfl/printable.h"
 
 namespace dlfl::eval {
 namespace {
@@ -80,8 +81,13 @@ std::vector<Section> sections(const Comparison& c) {
 
 void write_table(std::ostream& out, const Comparison& c) {
   bool first = true;
-  for (const auto& s : sections(c)) {
+  for (auto s : sections(c)) {
     if (s.rows.empty()) continue;
+    // Group names and labels come from the user's tables: one line each, no escapes.
+    s.title = printable(s.title);
+    for (auto& cell : s.header) cell = printable(cell);
+    for (auto& r : s.rows)
+      for (auto& cell : r) cell = printable(cell);
     if (!first) out << '\n';
     first = false;
     out << s.title << '\n';

@@ -11,6 +11,7 @@
 
 #include "dlfl/csv_field.h"
 #include "dlfl/error.h"
+#include "dlfl/printable.h"
 
 namespace dlfl::eval {
 namespace {
@@ -81,6 +82,8 @@ void write_table(std::ostream& out, std::span<const BugEvaluation> evaluations, 
   std::vector<std::vector<std::string>> rows{header(evaluations)};
   for (const auto& e : evaluations)
     for (const TieRule rule : rules) rows.push_back(row(e, rule, rounded));
+  for (auto& r : rows)  // bug ids and element names come from others' files
+    for (auto& cell : r) cell = printable(cell);
   std::vector<std::size_t> width(rows.front().size(), 0);
   for (const auto& r : rows)
     for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());

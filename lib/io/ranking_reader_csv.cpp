@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "dlfl/csv_field.h"
 #include "dlfl/error.h"
 #include "dlfl/io/text_file.h"
 #include "ranking_reader_text.h"
@@ -55,6 +56,7 @@ bool CsvRecordReader::next(std::vector<std::string>& fields) {
       if (!field.empty() && field.back() == '\r' && (pos_ >= text_.size() || text_[pos_] == '\n'))
         field.pop_back();
     }
+    if (without_formula_guard(field).size() != field.size()) field.erase(0, 1);
     fields.push_back(std::move(field));
     field.clear();
     if (pos_ >= text_.size()) return true;

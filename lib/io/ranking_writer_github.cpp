@@ -2,16 +2,19 @@
 // workflow step that runs `dlfl rank --format github` annotates the suspicious lines.
 #include <fmt/format.h>
 
+#include "dlfl/printable.h"
 #include "ranking_text.h"
 
 namespace dlfl::io::detail {
 namespace {
 
 // GitHub's escaping of workflow command data: '%', CR and LF (and, in properties, ':'
-// and ','), as its toolkit's `escapeData` / `escapeProperty` do.
+// and ','), as its toolkit's `escapeData` / `escapeProperty` do; before that, control
+// characters of the user's names (ESC, ...) made printable, so nothing in a name can
+// recolour the log or start a line of its own.
 std::string escape(std::string_view text, bool property) {
   std::string out;
-  for (const char c : text) {
+  for (const char c : printable(text)) {
     switch (c) {
       case '%': out += "%25"; break;
       case '\r': out += "%0D"; break;

@@ -266,12 +266,16 @@ class HtmlRankingWriter final : public RankingWriter {
         {"tests", std::move(tests)},
     };
     std::string json = data.dump(-1, ' ', false, Json::error_handler_t::replace);
-    // Inside <script>, "</" could close the element early; "<\/" is the same JSON string.
+    // Inside <script>, "</script" ends the element and "<!--" changes how the rest is
+    // parsed (HTML's script data states): no '<' may appear, so it and its fellows
+    // become JSON escapes, which read back as the same strings.
     std::string safe;
     safe.reserve(json.size());
-    for (std::size_t i = 0; i < json.size(); ++i) {
-      safe += json[i];
-      if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') safe += '\\';
+    for (const char c : json) {
+      if (c == '<') safe += "\\u003c";
+      else if (c == '>') safe += "\\u003e";
+      else if (c == '&') safe += "\\u0026";
+      else safe += c;
     }
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>dlfl report</title>\n"
         << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<style>" << kStyle

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dlfl/formula.h"
+#include "dlfl/printable.h"
 #include "ranking_text.h"
 
 namespace dlfl::io::detail {
@@ -35,7 +36,7 @@ class TableRankingWriter final : public RankingWriter {
       if (f > 0) out << '\n';
       const std::size_t shown = ranking.ranking.size();
       const std::size_t total = spectrum.element_count();
-      out << fmt::format("{} (tie rule: {}, {})\n", ranking.formula, tie_rule_name(options.tie_rule),
+      out << fmt::format("{} (tie rule: {}, {})\n", printable(ranking.formula), tie_rule_name(options.tie_rule),
                          shown < total ? fmt::format("top {} of {} elements", shown, total)
                                        : fmt::format("{} elements", shown));
       if (shown == 0) continue;
@@ -63,7 +64,9 @@ class TableRankingWriter final : public RankingWriter {
         const ElementRecord& element = spectrum.element(r.element);
         if (element.kind == ElementKind::extrinsic) line.append(std::string_view("[extrinsic] "));
         else if (tag_languages) fmt::format_to(std::back_inserter(line), "[{}] ", language_name(element.language));
-        const std::string name = spectrum.element_name(r.element);
+        // Names come from the user's code base: a newline or an escape sequence in one
+        // must not forge rows or reach the terminal.
+        const std::string name = printable(spectrum.element_name(r.element));
         line.append(name);
         line.push_back('\n');
         out.write(line.data(), static_cast<std::streamsize>(line.size()));

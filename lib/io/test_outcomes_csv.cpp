@@ -32,6 +32,8 @@ std::vector<std::string> csv_fields(std::string_view line, const std::string& fi
     }
   }
   if (quoted) throw Error(file, number, "unterminated quoted field");
+  for (std::string& f : fields)
+    if (without_formula_guard(f).size() != f.size()) f.erase(0, 1);
   return fields;
 }
 

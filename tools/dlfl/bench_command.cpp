@@ -62,22 +62,6 @@ bench::MultiFaultConfig parse_multi_fault(const std::string& text) {
   return bench::multi_fault_config(low, high, "--multi-fault");
 }
 
-// `dlfl config ...` of this very executable: the runtime's flags for instrumented builds.
-std::string runtime_flags(const std::vector<std::string>& args) {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw Error("cannot locate the dlfl executable (/proc/self/exe): " + ec.message());
-  collect::ProcessSpec spec;
-  spec.argv = {self.string(), "config"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.merge_stderr = false;
-  const auto r = collect::run_process(spec);
-  if (!r.ok()) throw Error("the runtime backend needs the dlfl runtime: `dlfl config` says: " + r.err);
-  std::string out = r.out;
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
-
 void run_bench_command(const BenchCommandOptions& o) {
 #ifndef DLFL_HAVE_INSTRUMENT
   // Returns in a dlfl built without Clang: subjects with mutants and instrumented trees

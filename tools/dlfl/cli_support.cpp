@@ -7,7 +7,10 @@
 #include <iostream>
 
 #include "dlfl/bench/bench_runner.h"
+#include "dlfl/collect/process.h"
+#include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
+#include "dlfl/printable.h"
 
 namespace dlfl::cli {
 
@@ -65,57 +68,24 @@ void warn(std::string_view message) { std::cerr << "dlfl: warning: " << printabl
 
 void print_error(std::string_view message) { std::cerr << "dlfl: error: " << printable(message) << '\n'; }
 
-namespace {
+std::string printable(std::string_view message) { return dlfl::printable(message); }
 
-// Length of the valid UTF-8 sequence at the start of `s` (RFC 3629: no overlongs, no
-// surrogates, nothing above U+10FFFF), 0 when there is none.
-std::size_t utf8_sequence(std::string_view s) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const unsigned char b = byte(0);
-  std::size_t n = 0;
-  unsigned char low = 0x80, high = 0xBF;  // bounds of the second byte
-  if (b >= 0xC2 && b <= 0xDF) n = 2;
-  else if (b >= 0xE0 && b <= 0xEF) {
-    n = 3;
-    if (b == 0xE0) low = 0xA0;
-    if (b == 0xED) high = 0x9F;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    n = 4;
-    if (b == 0xF0) low = 0x90;
-    if (b == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (s.size() < n || byte(1) < low || byte(1) > high) return 0;
-  for (std::size_t i = 2; i < n; ++i)
-    if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
-  return n;
+std::filesystem::path self_executable() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error("cannot locate the dlfl executable (/proc/self/exe): " + ec.message());
+  return self;
 }
 
-}  // namespace
-
-std::string printable(std::string_view message) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(message.size());
-  for (std::size_t i = 0; i < message.size();) {
-    const auto c = static_cast<unsigned char>(message[i]);
-    if (c >= 0x20 && c < 0x7F) {
-      out.push_back(static_cast<char>(c));
-      ++i;
-    } else if (c == '\r' || c == '\n' || c == '\t') {
-      out += c == '\r' ? "\\r" : c == '\n' ? "\\n" : "\\t";
-      ++i;
-    } else if (const std::size_t n = c >= 0x80 ? utf8_sequence(message.substr(i)) : 0; n > 0) {
-      out.append(message.substr(i, n));
-      i += n;
-    } else {
-      out += "\\x";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-      ++i;
-    }
-  }
+std::string runtime_flags(const std::vector<std::string>& args) {
+  collect::ProcessSpec spec;
+  spec.argv = {self_executable().string(), "config"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.merge_stderr = false;
+  const auto r = collect::run_process(spec);
+  if (!r.ok()) throw Error("the runtime backend needs the dlfl runtime: `dlfl config` says: " + r.err);
+  std::string out = r.out;
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlfl::cli {
 
@@ -38,11 +39,18 @@ class InterruptScope {
 void report_resumable_run(const std::filesystem::path& out_dir, std::size_t resumed, std::size_t pending,
                           bool interrupted, std::string_view unit);
 
-// `message` safe to print as one terminal line: control bytes (CR, LF, ESC, ...) and
-// bytes that are not valid UTF-8 become \r, \n, \t or \xNN; valid UTF-8 is kept.
+// `message` safe to print as one terminal line (dlfl::printable, include/dlfl/printable.h).
 // Error messages quote pieces of the input, which may be binary or hold CRs that would
 // overwrite the line or corrupt a log.
 std::string printable(std::string_view message);
+
+// This executable (/proc/self/exe, through any symlink). Throws dlfl::Error when unknown.
+std::filesystem::path self_executable();
+
+// The output of `dlfl config ARGS...` of this very executable, trimmed: the runtime's flags
+// for instrumented builds (`--cflags`, `--libs --gtest`). Throws dlfl::Error with what
+// `dlfl config` said when the runtime is not there.
+std::string runtime_flags(const std::vector<std::string>& args);
 
 // Prints "dlfl: error: MESSAGE" (printable) on stderr.
 void print_error(std::string_view message);
