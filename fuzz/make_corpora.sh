@@ -49,6 +49,12 @@ cat >"$corpus/manifest/bugs" <<'JSON'
 {"id":"pytorch#1","project":"pytorch","number":"1","category":"bug","languages":["C++"],"closed":"2020-01-01","fix_commit":"abc","fix_date":"2020-01-02","files":[{"old_name":"a.cpp","new_name":"a.cpp","change_type":"MODIFY","added_lines":[3,4],"deleted_lines":[2]}],"labels":{"first":{"type":"crash","extrinsic":true},"second":{"type":"crash","extrinsic":false},"agreed":{"type":"crash","extrinsic":true}}}
 {"id":"tf#2","project":"tf","files":[]}
 JSON
+# Hostile names (refused): a path out of the tree, an absolute one, a project that is code.
+cat >"$corpus/manifest/hostile" <<'JSON'
+{"id":"x#1","project":"x","files":[{"old_name":"tests/../../../home/u/notes_test.txt","change_type":"DELETE"}]}
+{"id":"x#2","project":"x$(touch /tmp/p)+calc","files":[]}
+{"id":"x#3","project":"x","files":[{"old_name":"/abs/tests/a_test.cpp","change_type":"DELETE"}]}
+JSON
 
 cp "$root/benchmarks/default-bench.json" "$corpus/bench_config/default"
 printf '{"subjects":[{"subject":"a.json","max":3,"seed":0}],"formulas":["ochiai"],"top_n":[1,5],"jobs":2}' \

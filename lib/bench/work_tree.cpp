@@ -4,12 +4,28 @@
 #include <algorithm>
 
 #include "dlfl/error.h"
+#include "dlfl/eval/bugset_names.h"
 #include "dlfl/io/atomic_file.h"
 #include "dlfl/io/text_file.h"
 
 namespace dlfl::bench {
 
 std::string read_text(const std::filesystem::path& path) { return io::read_file_bytes(path); }
+
+std::filesystem::path path_inside(const std::filesystem::path& root, std::string_view relative, const std::string& what) {
+  namespace fs = std::filesystem;
+  if (const std::string problem = eval::repository_path_problem(relative); !problem.empty())
+    throw Error(what + " \"" + std::string(relative.substr(0, 80)) + "\" " + problem);
+  const fs::path path = root / fs::path(relative);
+  std::error_code ec;
+  const fs::path real_root = fs::weakly_canonical(root, ec);
+  const fs::path real_dir = ec ? fs::path() : fs::weakly_canonical(path.parent_path(), ec);
+  const auto [r, d] = std::mismatch(real_root.begin(), real_root.end(), real_dir.begin(), real_dir.end());
+  if (ec || r != real_root.end())
+    throw Error(what + " \"" + std::string(relative.substr(0, 80)) + "\" leads outside " + root.string() +
+                " through a symbolic link");
+  return path;
+}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   io::AtomicFile out(path);

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "dlfl/error.h"
+#include "dlfl/eval/bugset_names.h"
 #include "dlfl/io/text_file.h"
 
 namespace dlfl::eval {
@@ -43,10 +44,18 @@ Json file_json(const FileChange& file) {
               {"methods", std::move(methods)}};
 }
 
+// A hostile value shown in an error: quoted, cut to 80 bytes (the error line escapes the rest).
+std::string quoted_excerpt(std::string_view text) {
+  return "\"" + std::string(text.substr(0, 80)) + (text.size() > 80 ? "...\"" : "\"");
+}
+
 // Reading: every accessor names the member it failed on.
 class ManifestReader {
  public:
   ManifestReader(const std::string& source, std::size_t line) : source_(source), line_(line) {}
+
+  // The bug the following errors are about.
+  void set_bug(std::string id) { bug_ = "bug " + std::move(id); }
 
   [[noreturn]] void fail(const std::string& what) const { throw Error(source_, line_, what); }
 
@@ -129,6 +138,12 @@ class ManifestReader {
     if (!parsed) fail("unknown change_type \"" + type + "\"");
     file.change_type = *parsed;
     if (file.path().empty()) fail("a \"files\" entry has neither old_name nor new_name");
+    for (const auto& [name, path] : {std::pair{"old_name", &file.old_name}, std::pair{"new_name", &file.new_name}}) {
+      if (path->empty()) continue;
+      if (const std::string problem = repository_path_problem(*path); !problem.empty())
+        fail(bug_ + ": \"files\" entry \"" + name + "\" " + problem + " (a manifest names files inside the repository): " +
+             quoted_excerpt(*path));
+    }
     file.deleted_lines = lines(value, "deleted_lines");
     file.added_lines = lines(value, "added_lines");
     for (const Json& method_value : array(value, "methods", false)) {
@@ -148,7 +163,9 @@ class ManifestReader {
  private:
   const std::string& source_;
   std::size_t line_;
+  std::string bug_ = "a bug";
 };
+
 
 }  // namespace
 
@@ -184,7 +201,7 @@ void write_manifest(std::ostream& out, const std::vector<BugReport>& bugs) {
 
 BugReport parse_manifest_line(std::string_view line, const std::string& source_name,
                               std::size_t line_number) {
-  const ManifestReader reader(source_name, line_number);
+  ManifestReader reader(source_name, line_number);
   Json value;
   try {
     value = Json::parse(line.begin(), line.end());
@@ -197,6 +214,14 @@ BugReport parse_manifest_line(std::string_view line, const std::string& source_n
   bug.id = reader.text(value, "id", true);
   bug.project = reader.text(value, "project", true);
   if (bug.id.empty()) reader.fail("empty \"id\"");
+  // Ids and project names become directory names and parts of command lines.
+  if (!is_valid_bug_id(bug.id))
+    reader.fail("\"id\" " + quoted_excerpt(bug.id) +
+                " is not a bug id (a letter or digit, then letters, digits, '.', '_', '-', '+', '#'; at most 200)");
+  reader.set_bug(bug.id);
+  if (!is_valid_project_name(bug.project))
+    reader.fail("bug " + bug.id + ": \"project\" " + quoted_excerpt(bug.project) +
+                " is not a project name (a letter or digit, then letters, digits, '.', '_', '-', '+'; at most 128)");
   bug.number = reader.text(value, "number");
   bug.category = reader.text(value, "category");
   bug.languages = reader.texts(value, "languages");

@@ -31,7 +31,7 @@ std::string versions_command(const std::vector<std::string>& versions, const fs:
   std::string command = "versions --original " + kCalc.string();
   for (const auto& v : versions) command += " " + (kCalc / "versions" / (v + ".patch")).string();
   return command + " --tests " + (kCalc / "tests/tests.txt").string() +
-         " --cmd '{build}/calc {source}/tests/cases/{}.calc' -f ochiai,dstar2 --test-jobs 2 -q -o " + out.string();
+         " --cmd '{build}/calc {source}/tests/cases/{}.calc' -f ochiai,dstar2 --test-jobs 2 -q -o '" + out.string() + "'";
 }
 
 std::map<std::string, FaultRecord> stored(const fs::path& out) {
@@ -50,7 +50,8 @@ TEST(CalcVersions, BatchReproducesTheFaultyVersionsWithTheDifferentialOracle) {
       !have_program("git") || !have_program("diff"))
     GTEST_SKIP() << "needs gcc, gcov, cmake, ninja, git and diff";
   dlfl::testing::TempDir dir{"calc-versions"};
-  const fs::path out = dir / "out";
+  // A blank in -o: {build} and {source} in the recipe and --cmd are quoted for the shell.
+  const fs::path out = dir / "out dir";
   const std::vector<std::string> versions{"min_last_arg", "negative_zero", "undefined_variable", "unary_recursion"};
 
   // Two versions now, the other two resumed by the next run.
@@ -88,7 +89,7 @@ TEST(CalcVersions, BatchReproducesTheFaultyVersionsWithTheDifferentialOracle) {
   EXPECT_LE(records.at("unary_recursion").results[0].first_rank, 3.0);
   EXPECT_LE(records.at("undefined_variable").results[0].first_rank, 10.0);
 
-  const RunResult compare = run_dlfl("compare -i " + (out / "results.csv").string());
+  const RunResult compare = run_dlfl("compare -i '" + (out / "results.csv").string() + "'");
   ASSERT_EQ(compare.exit_code, 0) << compare.err;
   EXPECT_THAT(compare.out, HasSubstr("dstar2"));
   EXPECT_THAT(compare.out, HasSubstr("ochiai"));

@@ -4,8 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "dlfl/bench/subject_setup.h"
+#include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
+#include "../support/test_files.h"
 
 namespace dlfl::bench {
 namespace {
@@ -89,9 +93,32 @@ TEST(Subject, UnreadableFileIsAnError) {
 
 TEST(ExpandCommand, ReplacesPlaceholdersAndEscapes) {
   const std::map<std::string, std::string> vars{{"source", "/s"}, {"jobs", "2"}};
-  EXPECT_EQ(expand_command("make -C {source} -j{jobs} {{literal}", vars), "make -C /s -j2 {literal}");
+  EXPECT_EQ(expand_command("make -C {source} -j{jobs} {{literal}", vars), "make -C '/s' -j2 {literal}");
   EXPECT_THROW(expand_command("x {source", vars), Error);
   EXPECT_THROW(expand_command("x {build}", vars), Error);
+}
+
+// A work tree's path comes from -o and a manifest's project name: blanks, quotes and
+// `$(...)` in it stay part of one word wherever the recipe puts {source} and {build}.
+TEST(ExpandCommand, PathsAreOneWordInEveryQuotingAndFlagListsStayWords) {
+  const dlfl::testing::TempDir dir("expand-command");
+  const std::string marker = (dir / "ran").string();
+  const std::string hostile = (dir / "out dir $(touch ran) `touch ran` it's \"x\"").string();
+  const std::map<std::string, std::string> vars{
+      {"source", hostile}, {"build", hostile + "/b"}, {"cflags", "-O0 -g"}, {"jobs", "2"}};
+  for (const std::string recipe :
+       {"printf '[%s]' {source} {build}/b -DX='{cflags}' {cflags}", "printf '[%s]' '{source}' \"{build}\"/b -DX='{cflags}' {cflags}",
+        "printf '[%s]' \"{source}\" '{build}/b' -DX='{cflags}' {cflags}"}) {
+    const std::string command = "cd " + dlfl::collect::shell_quote(dir.path().string()) + " && " + expand_command(recipe, vars);
+    FILE* pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string out;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    ::pclose(pipe);
+    EXPECT_EQ(out, "[" + hostile + "][" + hostile + "/b/b][-DX=-O0 -g][-O0][-g]") << recipe << "\n" << command;
+    EXPECT_FALSE(std::filesystem::exists(marker)) << recipe << " ran code from the path: " << command;
+  }
 }
 
 // The subjects shipped with the repository parse, with the backends and kinds the

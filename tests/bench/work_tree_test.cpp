@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "../support/test_files.h"
+#include "dlfl/error.h"
 
 namespace dlfl::bench {
 namespace {
@@ -47,6 +48,32 @@ TEST(SeededFile, RestoresTheFileWhenDestroyed) {
     EXPECT_EQ(slurp(dir / "a.cpp"), "x <= y\n");
   }
   EXPECT_EQ(slurp(dir / "a.cpp"), "x < y\n");
+}
+
+// Paths from a bug manifest: removed only once proven inside the work tree.
+TEST(PathInside, TakesRelativePathsInsideTheRootAndRefusesEverythingElse) {
+  TempDir dir("path-inside");
+  const fs::path root = dir / "tree";
+  dlfl::testing::write_text(root / "tests" / "a_test.cpp", "x");
+  dlfl::testing::write_text(dir / "outside" / "notes_test.txt", "keep");
+  EXPECT_EQ(path_inside(root, "tests/a_test.cpp", "f"), root / "tests" / "a_test.cpp");
+  EXPECT_EQ(path_inside(root, "tests/new/b_test.cpp", "f"), root / "tests" / "new" / "b_test.cpp");
+  for (const char* bad : {"tests/../../outside/notes_test.txt", "/etc/passwd", "", "tests//a_test.cpp", "./a",
+                          "tests/..", "a\nb"}) {
+    try {
+      (void)path_inside(root, bad, "bug x#1: deleted test file");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("bug x#1: deleted test file \"", 0), 0u) << e.what();
+    }
+  }
+  // A link in the repository that leads out of it.
+  fs::create_directory_symlink(dir / "outside", root / "linked");
+  EXPECT_THROW((void)path_inside(root, "linked/notes_test.txt", "f"), Error);
+  EXPECT_THROW((void)path_inside(root, "linked/deeper/x_test.cpp", "f"), Error);
+  // The link itself may be named (removing it removes the link, not what it points to).
+  EXPECT_EQ(path_inside(root, "linked", "f"), root / "linked");
+  EXPECT_EQ(slurp(dir / "outside" / "notes_test.txt"), "keep");
 }
 
 }  // namespace

@@ -111,5 +111,32 @@ TEST(BugsetManifest, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of("\xEF\xBB\xBF" + good + "\n"), "");
 }
 
+// A manifest is third-party data: its names become directories, command-line words and
+// paths that are checked out or removed.
+TEST(BugsetManifest, HostileIdsProjectsAndPathsAreRefusedNamingTheBugAndTheField) {
+  const auto line = [](const std::string& id, const std::string& project, const std::string& file_member) {
+    return R"({"id":")" + id + R"(","project":")" + project + R"(","files":[{)" + file_member + "}]}";
+  };
+  const std::string ok_file = R"("old_name":"src/a.cpp","new_name":"src/a.cpp","change_type":"MODIFY")";
+  EXPECT_EQ(error_of(line("o+r#1", "o+r", ok_file)), "");
+  EXPECT_EQ(error_of(line("yaml_cpp-3", "yaml_cpp", ok_file)), "");
+  EXPECT_THAT(error_of(line("x#1", "x$(touch /tmp/p)+calc", ok_file)),
+              HasSubstr("m.jsonl:1: bug x#1: \"project\" \"x$(touch /tmp/p)+calc\" is not a project name"));
+  EXPECT_THAT(error_of(line("x#1", "../../../escaped+calc", ok_file)), HasSubstr("is not a project name"));
+  EXPECT_THAT(error_of(line("x#1", "..", ok_file)), HasSubstr("is not a project name"));
+  EXPECT_THAT(error_of(line("x#1", "a b", ok_file)), HasSubstr("is not a project name"));
+  EXPECT_THAT(error_of(line("../x#1", "o+r", ok_file)), HasSubstr("m.jsonl:1: \"id\" \"../x#1\" is not a bug id"));
+  EXPECT_THAT(error_of(line("x#1;rm", "o+r", ok_file)), HasSubstr("is not a bug id"));
+  const std::string deleted = R"("old_name":"tests/../../../home/u/notes_test.txt","change_type":"DELETE")";
+  EXPECT_THAT(error_of(line("o+r#1", "o+r", deleted)),
+              HasSubstr("m.jsonl:1: bug o+r#1: \"files\" entry \"old_name\" has a \"..\" component"));
+  EXPECT_THAT(error_of(line("o+r#1", "o+r", R"("old_name":"/home/u/tests/notes_test.txt","change_type":"DELETE")")),
+              HasSubstr("bug o+r#1: \"files\" entry \"old_name\" is absolute"));
+  EXPECT_THAT(error_of(line("o+r#1", "o+r", R"("new_name":"tests//a_test.cpp","change_type":"ADD")")),
+              HasSubstr("\"new_name\" has an empty component"));
+  EXPECT_THAT(error_of(line("o+r#1", "o+r", R"("new_name":"tests/a\n_test.cpp","change_type":"ADD")")),
+              HasSubstr("\"new_name\" holds a control character"));
+}
+
 }  // namespace
 }  // namespace dlfl::eval

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlfl::bench {
@@ -26,6 +27,14 @@ void sync_tree(const std::filesystem::path& from, const std::filesystem::path& t
 // The regular files of a source tree as sync_tree copies them (no `.git`, no in-source
 // build directory), relative to `root`, sorted. Throws dlfl::Error when it cannot be read.
 std::vector<std::filesystem::path> tree_files(const std::filesystem::path& root);
+
+// `root / relative`, once `relative` is proven to name a place inside `root`: relative and
+// normalised (eval::repository_path_problem), and its directory inside `root` also after
+// symbolic links are followed (a repository may hold a link to anywhere). The last
+// component itself may be a link: removing it removes the link. Throws dlfl::Error
+// "WHAT: ..." otherwise; `what` names the field, e.g. "bug x#1: deleted test file".
+std::filesystem::path path_inside(const std::filesystem::path& root, std::string_view relative,
+                                  const std::string& what);
 
 // The whole file; throws dlfl::Error naming it when it cannot be read.
 std::string read_text(const std::filesystem::path& path);
