@@ -5,8 +5,13 @@
 #include <chrono>
 #include <set>
 
+#include "dlfl/bench/download_detection.h"
 #include "dlfl/bench/watchdog.h"
+#include "dlfl/bench/work_tree.h"
+#include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
+#include "dlfl/instrument/probe_map.h"
+#include "dlfl/printable.h"
 #include "dlfl/spectrum_subset.h"
 
 namespace dlfl::bench {
@@ -44,6 +49,33 @@ GitResult check_out(const GitClone& clone, const fs::path& tree, const std::stri
   return clone.add_worktree(tree, commit);
 }
 
+// A step's output kept as OUT/logs/BUG/NAME (best effort: a log that cannot be written
+// must not discard the bug).
+void keep_log(const BugPlan& plan, const std::string& name, const std::string& output) {
+  if (plan.log_dir.empty()) return;
+  try {
+    fs::create_directories(plan.log_dir);
+    write_text(plan.log_dir / name, output);
+  } catch (const std::exception&) {
+  }
+}
+
+// The last few lines of a failing step's output, for discarded.csv.
+std::string output_tail(const std::string& output, std::size_t lines = 5) {
+  std::size_t end = output.find_last_not_of("\r\n");
+  if (end == std::string::npos) return "";
+  std::size_t begin = end + 1;
+  for (std::size_t n = 0; n < lines && begin > 0; ++n) {
+    const auto nl = output.rfind('\n', begin - 1);
+    begin = nl == std::string::npos ? 0 : nl;
+    if (nl == std::string::npos) break;
+  }
+  std::string tail = output.substr(begin, end + 1 - begin);
+  while (!tail.empty() && (tail.front() == '\n' || tail.front() == '\r')) tail.erase(0, 1);
+  if (tail.size() > 2000) tail.erase(0, tail.size() - 2000);
+  return printable(tail);  // one CSV line: its line breaks as \n
+}
+
 std::string group_of(const eval::BugReport& bug) {
   if (!bug.labels) return "unlabelled";
   const auto& extrinsic = bug.labels->agreed.extrinsic;
@@ -70,6 +102,9 @@ FaultRecord describe_bug(const BugPlan& plan) {
   r.kind = bug.category.empty() ? "unknown" : bug.category;
   r.group = group_of(bug);
   r.bug_type = bug_type_of(bug);
+  if (plan.clone) r.clone = plan.clone->dir().string();
+  r.recipe = plan.recipe_digest;
+  r.attempt = plan.attempt;
   for (const auto& item : plan.candidacy.native_truth) r.faulty.push_back(eval::to_string(item));
   if (!plan.candidacy.native_truth.empty()) {
     const auto& first = plan.candidacy.native_truth.front();
@@ -103,8 +138,14 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
       return discard("checkout failed", "bringing in the fix's test files: " + g.what);
   }
   for (const auto& file : candidacy.deleted_test_files) {
+    fs::path path;
+    try {
+      path = path_inside(tree.source, file, "a test file the fix deletes");
+    } catch (const Error& e) {
+      return discard("unsafe path", e.what());
+    }
     std::error_code ec;
-    fs::remove(tree.source / file, ec);
+    fs::remove(path, ec);
   }
   r.fix_tests = candidacy.test_files;
   if (log && candidacy.tests_touched())
@@ -112,24 +153,86 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
         joined(candidacy.test_files) +
         (candidacy.deleted_test_files.empty() ? "" : "; removed: " + joined(candidacy.deleted_test_files)));
 
+  // Submodules: fetched (through the recipe's url_map, if any) after each checkout.
+  const auto update_submodules = [&](const std::string& version) -> std::optional<FaultRecord> {
+    if (!fs::exists(tree.source / ".gitmodules")) return std::nullopt;
+    const GitResult g = run_git(tree.source, {"submodule", "update", "--init", "--recursive"}, c.build_env);
+    keep_log(plan, version + "-submodules.log", g.out + "\n" + g.what + "\n");
+    if (g.ok) return std::nullopt;
+    std::string urls;
+    for (const auto& url : configure_time_urls(tree.source)) urls += (urls.empty() ? "" : ", ") + url;
+    return discard("configure-time download", "the submodules of the " + version + " version: " + g.what +
+                                                   "; it needs " + urls + " (map each to a local clone with the recipe's \"url_map\")");
+  };
+  // One configure or build command; its output is kept, a failure discards the bug.
+  const auto step = [&](const FaultContext& context, const WorkTree& where, const std::string& command,
+                        const std::string& version, const std::string& log_name,
+                        bool configuring) -> std::optional<FaultRecord> {
+    const CommandOutcome outcome = run_tree_command(context, where, command, c.test_jobs, c.interrupt);
+    if (interrupted()) throw Error("interrupted");
+    keep_log(plan, version + "-" + log_name + ".log", outcome.output);
+    if (outcome.ok) return std::nullopt;
+    r.tail = output_tail(outcome.output);
+    const std::string summary =
+        std::string(configuring ? "configuring" : "building") + " the " + version + " version: " + failure_summary(outcome);
+    if (outcome.timed_out) return discard("timeout", summary);
+    if (const std::string urls = download_urls(outcome.output, tree.source); configuring && !urls.empty())
+      return discard("configure-time download",
+                     summary + "; it downloads " + urls + " (map each to a local clone with the recipe's \"url_map\")");
+    return discard("build failed", summary);
+  };
+
+  // The runtime backend builds and runs an instrumented copy of the checkout (`dlfl
+  // instrument` over a plain build's compilation database): one run of the test binary
+  // per version instead of one gcov run per test.
+  const bool runtime = recipe.backend == Backend::runtime;
+  const WorkTree plain{tree.source, tree.build.parent_path() / "build-plain"};
+  const WorkTree instrumented{tree.build.parent_path() / "instrumented", tree.build};
+  const WorkTree& built = runtime ? instrumented : tree;
+  FaultContext plain_context = c;
+  plain_context.vars["cflags"] = recipe.extra_cflags;
+  plain_context.vars["ldflags"] = "";
+  FaultContext run_context = c;
+  if (runtime) run_context.probe_map = instrumented.source / instrument::kProbeMapFileName;
+  const auto instrument = [&](const std::string& version) -> std::optional<FaultRecord> {
+    std::error_code ec;
+    fs::remove_all(instrumented.source, ec);  // files the fix deleted must not stay behind
+    std::vector<std::string> argv = c.instrument_command;
+    for (const std::string& arg : {std::string("-p"), plain.build.string(), std::string("-o"), instrumented.source.string(),
+                                   std::string("--root"), tree.source.string(), std::string("-j"),
+                                   std::to_string(c.test_jobs), std::string("--allow-errors"), std::string("-q")})
+      argv.push_back(arg);
+    for (const auto& pattern : recipe.instrument_exclude) argv.insert(argv.end(), {"-x", pattern});
+    std::string command;
+    for (const auto& arg : argv) command += (command.empty() ? "" : " ") + collect::shell_quote(arg);
+    const CommandOutcome outcome =
+        run_command(command, tree.build.parent_path(), c.build_env, recipe.build_timeout, c.interrupt);
+    if (interrupted()) throw Error("interrupted");
+    keep_log(plan, version + "-instrument.log", outcome.output);
+    if (outcome.ok) return std::nullopt;
+    r.tail = output_tail(outcome.output);
+    return discard(outcome.timed_out ? "timeout" : "build failed",
+                   "instrumenting the " + version + " version: " + failure_summary(outcome));
+  };
+
   const auto build = [&](const std::string& version, bool configure) -> std::optional<FaultRecord> {
-    for (const std::string* command : {&recipe.configure, &recipe.build}) {
-      if (command == &recipe.configure && !configure) continue;
-      const CommandOutcome outcome = run_tree_command(c, tree, *command, c.test_jobs, c.interrupt);
-      if (interrupted()) throw Error("interrupted");
-      if (outcome.ok) continue;
-      const std::string step = command == &recipe.configure ? "configuring" : "building";
-      return discard(outcome.timed_out ? "timeout" : "build failed", step + " the " + version + " version: " + failure_summary(outcome));
+    if (auto d = update_submodules(version)) return d;
+    if (runtime) {
+      if (auto d = step(plain_context, plain, recipe.configure, version, "plain-configure", true)) return d;
+      if (auto d = instrument(version)) return d;
     }
-    return std::nullopt;
+    if (configure)
+      if (auto d = step(c, built, recipe.configure, version, "configure", true)) return d;
+    return step(c, built, recipe.build, version, "build", false);
   };
   const auto run_tests = [&](const FaultContext& context, const std::string& version, TreeSpectrum& out)
       -> std::optional<FaultRecord> {
     Watchdog watchdog(recipe.fault_timeout, c.interrupt);
     try {
-      out = collect_tree(context, tree, watchdog.flag());
+      out = collect_tree(context, built, watchdog.flag());
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
+      keep_log(plan, version + "-tests.log", std::string(e.what()) + "\n");
       if (watchdog.expired())
         return discard("timeout", "the tests of the " + version + " version ran longer than " +
                                       std::to_string(recipe.fault_timeout.count()) + " s");
@@ -140,7 +243,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
 
   if (auto d = build("buggy", true)) return *d;
   TreeSpectrum buggy;
-  if (auto d = run_tests(c, "buggy", buggy)) return *d;
+  if (auto d = run_tests(run_context, "buggy", buggy)) return *d;
   r.tests = buggy.spectrum.test_count();
   if (buggy.failing.empty())
     return discard("no fail-to-pass test",
@@ -150,7 +253,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   if (const GitResult g = run_git(tree.source, {"checkout", "--force", "--quiet", "--detach", plan.fix}); !g.ok)
     return discard("checkout failed", "checking out the fix: " + g.what);
   if (auto d = build("fixed", false)) return *d;
-  FaultContext fixed_context = c;
+  FaultContext fixed_context = run_context;
   fixed_context.test_filter = filter_for(buggy.failing);
   TreeSpectrum fixed;
   if (auto d = run_tests(fixed_context, "fixed", fixed)) return *d;

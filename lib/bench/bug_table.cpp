@@ -39,11 +39,11 @@ void write_bug_table(std::ostream& out, std::span<const FaultRecord> records, co
 }
 
 void write_discarded_table(std::ostream& out, std::span<const FaultRecord> records) {
-  out << "project,bug,bug_type,operator,file,line,reason,detail\n";
+  out << "project,bug,bug_type,operator,file,line,reason,detail,tail\n";
   for (const auto& r : records)
     if (!r.kept)
       out << cell(r.subject) << ',' << cell(r.key()) << ',' << r.bug_type << ',' << cell(r.op) << ',' << cell(r.file)
-          << ',' << r.line << ',' << cell(r.reason) << ',' << cell(r.detail) << '\n';
+          << ',' << r.line << ',' << cell(r.reason) << ',' << cell(r.detail) << ',' << cell(r.tail) << '\n';
 }
 
 }  // namespace dlfl::bench

@@ -8,15 +8,18 @@
 #include <set>
 #include <tuple>
 
+#include "dlfl/bench/download_detection.h"
 #include "dlfl/bench/instrumented_edit.h"
 #include "dlfl/bench/technique_results.h"
 #include "dlfl/bench/watchdog.h"
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
 #include "dlfl/eval/fault_matching.h"
 #include "dlfl/eval/metrics.h"
 #include "dlfl/eval/scored_element.h"
+#include "dlfl/mutate/glob.h"
 #include "dlfl/scoring.h"
 
 namespace dlfl::bench {
@@ -109,6 +112,16 @@ SeededTexts seed_texts(const FaultContext& c, std::span<const mutate::Mutant* co
 
 }  // namespace
 
+void apply_build_habits(FaultContext& c) {
+  const Subject& s = *c.subject;
+  if (!s.extra_cflags.empty()) c.vars["cflags"] += (c.vars["cflags"].empty() ? "" : " ") + s.extra_cflags;
+  std::string args;
+  for (const auto& arg : s.cmake_args) args += (args.empty() ? "" : " ") + collect::shell_quote(arg);
+  c.vars["cmake_args"] = args;
+  if (!s.url_map.empty())
+    for (auto& entry : url_map_environment(s.url_map)) c.build_env.push_back(std::move(entry));
+}
+
 CommandOutcome run_tree_command(const FaultContext& c, const WorkTree& tree, const std::string& command,
                                 unsigned jobs, const std::atomic<bool>* cancel) {
   auto vars = c.vars;
@@ -119,9 +132,40 @@ CommandOutcome run_tree_command(const FaultContext& c, const WorkTree& tree, con
   return run_command(expand_command(command, vars), tree.build, c.build_env, c.subject->build_timeout, cancel);
 }
 
+std::filesystem::path find_test_binary(const std::filesystem::path& build, const std::string& pattern) {
+  namespace fs = std::filesystem;
+  const bool glob = pattern.find_first_of("*?[") != std::string::npos;
+  if (!glob && fs::is_regular_file(build / pattern)) return build / pattern;
+  // A glob, or a name the build put elsewhere (projects put test binaries in bin/,
+  // tests/, a subproject's folder): the executable files of the build tree that match.
+  const std::string name = fs::path(pattern).filename().string();
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(build, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_directory(ec)) {
+      if (it->path().filename() == "CMakeFiles") it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(ec) || (it->status(ec).permissions() & fs::perms::owner_exec) == fs::perms::none) continue;
+    const std::string relative = it->path().lexically_relative(build).generic_string();
+    if (glob ? mutate::glob_match(pattern, relative) : it->path().filename() == name) found.push_back(it->path());
+  }
+  std::sort(found.begin(), found.end());
+  if (found.size() == 1) return found.front();
+  if (found.empty())
+    throw Error("test binary '" + pattern + "' not found in " + build.string() +
+                (glob ? " (no executable file matches)" : " (nor an executable of that name anywhere below it)"));
+  std::string names;
+  for (std::size_t i = 0; i < found.size() && i < 5; ++i)
+    names += (i ? ", " : "") + found[i].lexically_relative(build).generic_string();
+  throw Error("test binary '" + pattern + "' matches " + std::to_string(found.size()) + " executables in " +
+              build.string() + " (" + names + (found.size() > 5 ? ", ..." : "") + "); name one in the recipe");
+}
+
 TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std::atomic<bool>* cancel) {
   const Subject& s = *c.subject;
-  const std::filesystem::path binary = tree.build / s.test_binary;
+  const std::filesystem::path binary = s.test_binary.empty() ? std::filesystem::path() : find_test_binary(tree.build, s.test_binary);
   TreeSpectrum out;
   if (s.backend == Backend::runtime) {
     collect::RuntimeCollectOptions o;

@@ -51,12 +51,15 @@ bool is_repository_root(const fs::path& dir) {
 
 }  // namespace
 
-GitResult run_git(const fs::path& dir, const std::vector<std::string>& args) {
+GitResult run_git(const fs::path& dir, const std::vector<std::string>& args, const std::vector<std::string>& env) {
   collect::ProcessSpec spec;
   // The user's hooks (post-checkout, LFS) must not run for our checkouts, nor LFS fetch.
-  spec.argv = {"git", "-C", dir.string(), "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"};
+  // Paths from a manifest are file names, never pathspec magic (":(top)", ":!x").
+  spec.argv = {"git", "--literal-pathspecs", "-C", dir.string(), "-c", "core.hooksPath=/dev/null",
+               "-c", "advice.detachedHead=false"};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.env_set = {"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_EDITOR=true", "LC_ALL=C", "GIT_LFS_SKIP_SMUDGE=1"};
+  spec.env_set.insert(spec.env_set.end(), env.begin(), env.end());
   // Inherited from a hook or another tool, these would point git at another repository.
   spec.env_unset = {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"};
   spec.merge_stderr = false;
@@ -99,9 +102,9 @@ GitClone GitClone::find(const fs::path& repos, const std::string& project) {
     const auto urls = clone.remote_urls();
     if (!urls.empty() && std::none_of(urls.begin(), urls.end(),
                                       [&](const std::string& u) { return remote_names_project(u, project); }))
-      throw Error(dir.string(), 0,
-                  "this clone's remotes (" + urls.front() + (urls.size() > 1 ? ", ..." : "") + ") are not " + project +
-                      "'s repository; --repos must hold a clone of " + project);
+      clone.remote_warning_ = clone.dir().string() + ": this clone's remotes (" + urls.front() +
+                              (urls.size() > 1 ? ", ..." : "") + ") do not name " + project +
+                              "'s repository; using it for the fix commits it holds";
     return clone;
   }
   throw Error(repos.string(), 0,

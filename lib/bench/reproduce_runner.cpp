@@ -14,12 +14,17 @@
 #include <sstream>
 #include <thread>
 
+#include <fmt/format.h>
+#include <xxhash.h>
+
 #include "dlfl/bench/bug_reproduction.h"
 #include "dlfl/bench/results_store.h"
 #include "dlfl/bench/run_directory.h"
 #include "dlfl/bench/subject.h"
+#include "dlfl/bench/work_tree.h"
 #include "dlfl/error.h"
 #include "dlfl/eval/bugset_manifest.h"
+#include "dlfl/eval/bugset_names.h"
 
 namespace dlfl::bench {
 namespace {
@@ -46,17 +51,36 @@ std::vector<const eval::BugReport*> select_bugs(const std::vector<eval::BugRepor
   return selected;
 }
 
-nlohmann::json fingerprint(const ReproduceOptions& o, const Subject& recipe) {
-  return {{"manifest", fs::absolute(o.manifest).lexically_normal().string()},
-          {"recipe",
-           {{"configure", recipe.configure},
-            {"build", recipe.build},
-            {"test_binary", recipe.test_binary},
-            {"test_filter", recipe.test_filter},
-            {"backend", std::string(to_string(recipe.backend))}}},
-          {"formulas", o.formulas},
-          {"top_n", o.top_n}};
+// What results in one output directory share. Recipes are per project and may change
+// between runs (each record names the recipe it ran under: recipe_json, OUT/recipes/).
+nlohmann::json fingerprint(const ReproduceOptions& o) {
+  return {{"manifest", fs::absolute(o.manifest).lexically_normal().string()}, {"formulas", o.formulas}, {"top_n", o.top_n}};
 }
+
+nlohmann::json recipe_json(const Subject& recipe) {
+  return {{"configure", recipe.configure},
+          {"build", recipe.build},
+          {"test_binary", recipe.test_binary},
+          {"test_filter", recipe.test_filter},
+          {"backend", std::string(to_string(recipe.backend))},
+          {"url_map", recipe.url_map},
+          {"cmake_args", recipe.cmake_args},
+          {"cflags", recipe.extra_cflags},
+          {"timeouts",
+           {{"build", recipe.build_timeout.count()},
+            {"test", recipe.test_timeout.count()},
+            {"fault", recipe.fault_timeout.count()}}}};
+}
+
+std::string digest_of(std::string_view text) { return fmt::format("{:016x}", XXH3_64bits(text.data(), text.size())); }
+
+// One project's recipe and the context its bugs run in.
+struct ProjectSetup {
+  Subject recipe;
+  std::string recipe_text;    // recipe_json, as stored in OUT/recipes/
+  std::string recipe_digest;  // of recipe_text: each record's `recipe`
+  FaultContext context;
+};
 
 // The work trees handed out to workers, removed (with their registrations in the
 // clones) when the run ends, however it ends.
@@ -70,6 +94,8 @@ class WorkTrees {
   WorkTrees& operator=(const WorkTrees&) = delete;
 
   WorkTree for_worker(unsigned worker, const std::string& project, const GitClone& clone) {
+    // The project name is a directory here and in the commands run in it.
+    if (!eval::is_valid_project_name(project)) throw Error("\"" + project.substr(0, 80) + "\" is not a project name");
     const fs::path base = dir_ / project / ("worker" + std::to_string(worker));
     const std::lock_guard lock(mutex_);
     registered_.emplace(base / "src", &clone);
@@ -95,18 +121,39 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   // Everything is checked before anything is written or checked out.
   const std::vector<eval::BugReport> bugs = eval::read_manifest(o.manifest);
   const std::vector<const eval::BugReport*> selected = select_bugs(bugs, o);
-  const Subject recipe = o.recipe.empty() ? generic_recipe() : read_recipe(o.recipe);
-  FaultContext context;
-  context.subject = &recipe;
-  for (const auto& name : o.formulas) context.formulas.push_back(make_formula(name));
-  context.top_n = o.top_n;
-  context.test_filter = recipe.test_filter;
-  context.interrupt = o.interrupt;
+  std::vector<Formula> formulas;
+  for (const auto& name : o.formulas) formulas.push_back(make_formula(name));
+  std::map<std::string, ProjectSetup> projects;
+  for (const auto& [project, file] : o.project_recipes)
+    if (std::none_of(selected.begin(), selected.end(), [&](const auto* b) { return b->project == project; }))
+      throw Error(file.string(), 0, "--recipe " + project + "=...: no selected bug is of project " + project);
+  for (const auto* bug : selected) {
+    if (projects.contains(bug->project)) continue;
+    ProjectSetup& setup = projects[bug->project];
+    const auto own = o.project_recipes.find(bug->project);
+    const fs::path file = own != o.project_recipes.end() ? own->second : o.recipe;
+    setup.recipe = file.empty() ? generic_recipe() : read_recipe(file);
+    if (setup.recipe.backend == Backend::runtime && setup.recipe.test_binary.empty())
+      throw Error(setup.recipe.file.string(), 0,
+                  "the runtime backend runs a GoogleTest binary: give \"test_binary\" (or use \"gcov\" for CTest tests)");
+    if (setup.recipe.backend == Backend::runtime && o.instrument_command.empty())
+      throw Error(setup.recipe.file.string(), 0, "the runtime backend needs `dlfl instrument` (run it through the dlfl CLI)");
+    setup.recipe_text = recipe_json(setup.recipe).dump(2) + "\n";
+    setup.recipe_digest = digest_of(setup.recipe_text);
+    FaultContext& context = setup.context;
+    context.formulas = formulas;
+    context.top_n = o.top_n;
+    context.test_filter = setup.recipe.test_filter;
+    context.interrupt = o.interrupt;
+  }
   std::map<std::string, std::unique_ptr<GitClone>> clones;
   std::vector<BugPlan> plans;
   for (const auto* bug : selected) {
     auto& clone = clones[bug->project];
-    if (!clone) clone = std::make_unique<GitClone>(GitClone::find(o.repos, bug->project));
+    if (!clone) {
+      clone = std::make_unique<GitClone>(GitClone::find(o.repos, bug->project));
+      if (!clone->remote_warning().empty() && o.warn) o.warn(clone->remote_warning());
+    }
     BugPlan plan;
     plan.bug = bug;
     plan.clone = clone.get();
@@ -119,6 +166,8 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     plan.fix = *fix;
     plan.parent = clone->parent(*fix).value_or("");
     plan.candidacy = eval::bug_candidacy(*bug);
+    plan.recipe_digest = projects.at(bug->project).recipe_digest;
+    plan.log_dir = o.out_dir / "logs" / bug->id;  // a valid id is one directory name
     plans.push_back(std::move(plan));
   }
 
@@ -135,31 +184,60 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   }
 
   fs::create_directories(o.out_dir);
-  check_run_configuration(o.out_dir / std::string(kReproduceConfigFileName), fingerprint(o, recipe).dump(),
-                          "reproduction configuration (manifest, recipe, formulas or top N differ)");
+  check_run_configuration(o.out_dir / std::string(kReproduceConfigFileName), fingerprint(o).dump(),
+                          "reproduction configuration (manifest, formulas or top N differ)");
   ResultsStore store(o.out_dir / std::string(kResultsFileName));
+  for (const auto& [project, setup] : projects) {
+    const fs::path stored = o.out_dir / "recipes" / (project + "-" + setup.recipe_digest + ".json");
+    if (!fs::exists(stored)) {
+      fs::create_directories(stored.parent_path());
+      write_text(stored, setup.recipe_text);
+    }
+  }
 
   ReproduceResult result;
   result.selected = plans.size();
-  std::vector<const BugPlan*> items;
-  for (const auto& plan : plans) {
-    if (store.contains(describe_bug(plan).key())) ++result.resumed;
-    else items.push_back(&plan);
+  std::vector<BugPlan*> items;
+  std::map<std::string, std::size_t> other_recipe;  // project -> finished bugs of another recipe
+  for (auto& plan : plans) {
+    const FaultRecord* earlier = store.find(describe_bug(plan).key());
+    if (earlier && earlier->recipe != plan.recipe_digest) ++other_recipe[plan.bug->project];
+    if (earlier && (earlier->kept || !o.retry_discarded)) {
+      ++result.resumed;
+      continue;
+    }
+    if (earlier) {
+      plan.attempt = earlier->attempt + 1;
+      ++result.retried;
+    }
+    items.push_back(&plan);
   }
+  for (const auto& [project, count] : other_recipe)
+    log(project + ": " + std::to_string(count) + " finished bugs ran under another recipe (" +
+        (o.out_dir / "recipes").string() + "); they keep their results" +
+        (o.retry_discarded ? "; discarded ones run again under this one" : " (--retry-discarded reruns the discarded ones)"));
   const std::size_t planned = o.limit ? std::min(o.limit, items.size()) : items.size();
   const unsigned jobs = std::max(1u, o.jobs);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  context.test_jobs = o.build_jobs ? o.build_jobs : std::max(1u, cores / jobs);
-  context.vars["launcher"] = ccache_on_path() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache" : "";
-  context.build_env = {"CCACHE_BASEDIR=" + work.string()};
-  switch (recipe.backend) {
-    case Backend::gcov: context.vars["cflags"] = context.vars["ldflags"] = "--coverage"; break;
-    case Backend::llvm:
-      context.vars["cflags"] = context.vars["ldflags"] = "-fprofile-instr-generate -fcoverage-mapping";
-      break;
-    case Backend::runtime:
-      throw Error(recipe.file.string(), 0,
-                  "the runtime backend is not supported by `bugset reproduce` yet; use \"gcov\" or \"llvm\"");
+  for (auto& [project, setup] : projects) {
+    FaultContext& context = setup.context;
+    context.subject = &setup.recipe;
+    context.test_jobs = o.build_jobs ? o.build_jobs : std::max(1u, cores / jobs);
+    context.vars["launcher"] =
+        ccache_on_path() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache" : "";
+    context.build_env = {"CCACHE_BASEDIR=" + work.string()};
+    switch (setup.recipe.backend) {
+      case Backend::gcov: context.vars["cflags"] = context.vars["ldflags"] = "--coverage"; break;
+      case Backend::llvm:
+        context.vars["cflags"] = context.vars["ldflags"] = "-fprofile-instr-generate -fcoverage-mapping";
+        break;
+      case Backend::runtime:
+        context.vars["cflags"] = o.runtime_cflags;
+        context.vars["ldflags"] = o.runtime_ldflags;
+        context.instrument_command = o.instrument_command;
+        break;
+    }
+    apply_build_habits(context);
   }
 
   std::exception_ptr error;
@@ -169,6 +247,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
         jobs, planned, o.progress,
         [&](unsigned k, std::size_t i) {
           const BugPlan& plan = *items[i];
+          const FaultContext& context = projects.at(plan.bug->project).context;
           const WorkTree tree = trees.for_worker(k, plan.bug->project, *plan.clone);
           FaultRecord record;
           if (plan.parent.empty()) {
@@ -186,7 +265,10 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   result.interrupted = interrupted();
   result.records = store.records();
   std::size_t done = 0;
-  for (const auto& plan : plans) done += store.contains(describe_bug(plan).key());
+  for (const auto& plan : plans) {
+    const FaultRecord* stored = store.find(describe_bug(plan).key());
+    done += stored && stored->attempt >= plan.attempt;
+  }
   result.pending = plans.size() - done;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_run_outputs(o.out_dir, result.records,

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "dlfl/bench/work_tree.h"  // read_text
@@ -43,6 +44,10 @@ std::string record_to_json(const FaultRecord& r) {
   if (!r.faulty.empty()) j["faulty"] = r.faulty;
   if (!r.failing_tests.empty()) j["failing_tests"] = r.failing_tests;
   if (!r.fix_tests.empty()) j["fix_tests"] = r.fix_tests;
+  if (!r.clone.empty()) j["clone"] = r.clone;
+  if (!r.recipe.empty()) j["recipe"] = r.recipe;
+  if (!r.tail.empty()) j["tail"] = r.tail;
+  if (r.attempt > 1) j["attempt"] = r.attempt;
   if (!r.detail.empty()) j["detail"] = r.detail;
   return j.dump(-1, ' ', false, json::error_handler_t::replace);  // paths may not be UTF-8
 }
@@ -84,6 +89,14 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
     if (const auto it = j.find("faulty"); it != j.end()) it->get_to(r.faulty);
     if (const auto it = j.find("failing_tests"); it != j.end()) it->get_to(r.failing_tests);
     if (const auto it = j.find("fix_tests"); it != j.end()) it->get_to(r.fix_tests);
+    if (const auto it = j.find("clone"); it != j.end()) it->get_to(r.clone);
+    if (const auto it = j.find("recipe"); it != j.end()) it->get_to(r.recipe);
+    if (const auto it = j.find("tail"); it != j.end()) it->get_to(r.tail);
+    if (const auto it = j.find("attempt"); it != j.end()) {
+      if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 || it->get<std::uint64_t>() > 1000000)
+        throw Error(source, line_number, "\"attempt\" must be a whole number from 1");
+      r.attempt = static_cast<unsigned>(it->get<std::uint64_t>());
+    }
     if (const auto it = j.find("detail"); it != j.end()) it->get_to(r.detail);
     if (r.subject.empty() || r.fault.empty()) throw Error(source, line_number, "a record without subject or fault");
     return r;
@@ -118,7 +131,14 @@ std::vector<FaultRecord> parse_records(std::string_view text, const std::string&
 
 std::vector<FaultRecord> read_records(const std::filesystem::path& path) {
   const std::string text = read_text(path);
-  return parse_records(std::string_view(text).substr(0, complete_length(text)), path.string());
+  std::vector<FaultRecord> latest;
+  std::map<std::string, std::size_t> index;
+  for (auto& r : parse_records(std::string_view(text).substr(0, complete_length(text)), path.string())) {
+    const auto [it, added] = index.emplace(r.key(), latest.size());
+    if (added) latest.push_back(std::move(r));
+    else if (r.attempt > latest[it->second].attempt) latest[it->second] = std::move(r);
+  }
+  return latest;
 }
 
 ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) {
@@ -143,8 +163,7 @@ ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) 
   // A torn last line (killed mid-write) is dropped: that fault simply runs again.
   const std::size_t complete = complete_length(text);
   try {
-    for (auto& record : parse_records(std::string_view(text).substr(0, complete), name))
-      if (keys_.insert(record.key()).second) records_.push_back(std::move(record));
+    for (auto& record : parse_records(std::string_view(text).substr(0, complete), name)) keep(std::move(record));
   } catch (...) {
     ::close(fd_);
     throw;
@@ -163,15 +182,33 @@ ResultsStore::~ResultsStore() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+bool ResultsStore::keep(FaultRecord record) {
+  const auto [it, added] = index_.emplace(record.key(), records_.size());
+  if (added) {
+    records_.push_back(std::move(record));
+    return true;
+  }
+  if (record.attempt <= records_[it->second].attempt) return false;
+  records_[it->second] = std::move(record);  // a retry supersedes the earlier attempt
+  return true;
+}
+
 bool ResultsStore::contains(const std::string& key) const {
   const std::lock_guard lock(mutex_);
-  return keys_.contains(key);
+  return index_.contains(key);
+}
+
+const FaultRecord* ResultsStore::find(const std::string& key) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = index_.find(key);
+  return it == index_.end() ? nullptr : &records_[it->second];
 }
 
 void ResultsStore::append(const FaultRecord& record) {
   const std::lock_guard lock(mutex_);
   if (failed_) throw Error(path_.string(), 0, "an earlier append failed: the store takes no more results");
-  if (keys_.contains(record.key())) return;
+  if (const auto it = index_.find(record.key()); it != index_.end() && record.attempt <= records_[it->second].attempt)
+    return;
   const std::string line = record_to_json(record) + "\n";
   const off_t start = ::lseek(fd_, 0, SEEK_CUR);
   // A failed write may leave part of the line behind: cut it off, so the next run reads
@@ -191,8 +228,7 @@ void ResultsStore::append(const FaultRecord& record) {
     written += static_cast<std::size_t>(n);
   }
   if (::fsync(fd_) != 0) fail("cannot sync the results store: ");
-  keys_.insert(record.key());
-  records_.push_back(record);
+  keep(record);
 }
 
 }  // namespace dlfl::bench

@@ -7,7 +7,9 @@
 #include <set>
 
 #include "dlfl/bench/work_tree.h"  // read_text
+#include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
+#include "dlfl/eval/bugset_names.h"
 
 namespace dlfl::bench {
 namespace {
@@ -17,7 +19,7 @@ using nlohmann::json;
 // The placeholders a subject's commands may use (values come from the bench run).
 const std::map<std::string, std::string>& known_placeholders() {
   static const std::map<std::string, std::string> names{
-      {"source", ""}, {"build", ""}, {"cflags", ""}, {"ldflags", ""}, {"launcher", ""}, {"jobs", ""}};
+      {"source", ""}, {"build", ""}, {"cflags", ""}, {"ldflags", ""}, {"launcher", ""}, {"jobs", ""}, {"cmake_args", ""}};
   return names;
 }
 
@@ -88,14 +90,22 @@ std::string_view to_string(Backend backend) {
 }
 
 std::string expand_command(std::string_view command, const std::map<std::string, std::string>& vars) {
+  // dlfl's own flag lists and numbers are several words by design and hold no quote;
+  // everything else (paths built from -o and a manifest's names) is one quoted word.
+  static const std::set<std::string, std::less<>> word_lists{"cflags", "ldflags", "launcher", "jobs", "cmake_args", ""};
   std::string out;
+  collect::ShellQuoteTracker quoting;
+  auto literal = [&](std::string_view text) {
+    out += text;
+    quoting.feed(text);
+  };
   for (std::size_t i = 0; i < command.size(); ++i) {
     if (command[i] != '{') {
-      out += command[i];
+      literal(command.substr(i, 1));
       continue;
     }
     if (i + 1 < command.size() && command[i + 1] == '{') {
-      out += '{';
+      literal("{");
       ++i;
       continue;
     }
@@ -106,8 +116,9 @@ std::string expand_command(std::string_view command, const std::map<std::string,
     const auto it = vars.find(name);
     if (it == vars.end())
       throw Error("unknown placeholder {" + name + "} in the command '" + std::string(command) +
-                  "' (known: {source} {build} {cflags} {ldflags} {launcher} {jobs})");
-    out += it->second;
+                  "' (known: {source} {build} {cflags} {ldflags} {launcher} {cmake_args} {jobs})");
+    if (word_lists.contains(name)) literal(it->second);
+    else out += collect::quote_for_shell(it->second, quoting, "{" + name + "}");
     i = close;
   }
   return out;
@@ -126,7 +137,7 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   if (!doc.is_object()) r.fail("a subject file holds one JSON object");
   r.only(doc,
          {"name", "kind", "root", "configure", "build", "test_binary", "test_filter", "mutate", "instrument_exclude",
-          "backend", "timeouts", "description"},
+          "backend", "timeouts", "description", "url_map", "cxx_standard", "cflags", "cmake_args"},
          "");
 
   Subject s = recipe ? generic_recipe() : Subject{};
@@ -150,6 +161,26 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   s.build = r.string(doc, "build", true);
   s.test_binary = r.string(doc, "test_binary", true);
   if (s.test_binary.empty() && !recipe) r.fail("test_binary must not be empty");
+  if (const std::string problem = s.test_binary.empty() ? "" : eval::repository_path_problem(s.test_binary);
+      !problem.empty())
+    r.fail("test_binary '" + s.test_binary + "' " + problem + " (it names a file inside the build directory)");
+  // Real projects' build habits (reproduction recipes; bench subjects may use them too).
+  if (const auto it = doc.find("url_map"); it != doc.end()) {
+    if (!it->is_object()) r.fail("field \"url_map\" must be an object of URL: local path");
+    for (const auto& [url, local] : it->items()) {
+      if (!local.is_string() || local.get<std::string>().empty())
+        r.fail("url_map[\"" + url + "\"] must be the path of a local copy");
+      s.url_map[url] = (file.parent_path() / local.get<std::string>()).lexically_normal().string();
+    }
+  }
+  if (const auto it = doc.find("cxx_standard"); it != doc.end()) {
+    static const std::set<int> standards{98, 11, 14, 17, 20, 23};
+    if (!it->is_number_integer() || !standards.contains(it->get<int>()))
+      r.fail("cxx_standard must be one of 98, 11, 14, 17, 20, 23");
+    s.cmake_args.push_back("-DCMAKE_CXX_STANDARD=" + std::to_string(it->get<int>()));
+  }
+  for (const auto& arg : r.strings(doc, "cmake_args", {})) s.cmake_args.push_back(arg);
+  s.extra_cflags = r.string(doc, "cflags", false);
   s.test_filter = r.string(doc, "test_filter", false);
   for (const auto* command : {&s.configure, &s.build}) {
     try {
@@ -195,7 +226,7 @@ Subject generic_recipe() {
   s.configure =
       "cmake -S {source} -B {build} -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS='-O0 {cflags}' "
       "-DCMAKE_CXX_FLAGS='-O0 {cflags}' -DCMAKE_EXE_LINKER_FLAGS='{ldflags}' -DCMAKE_SHARED_LINKER_FLAGS='{ldflags}' "
-      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DBUILD_TESTING=ON {launcher}";
+      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DBUILD_TESTING=ON {launcher} {cmake_args}";
   s.build = "cmake --build {build} -j {jobs}";
   s.backend = Backend::gcov;
   // Real projects: builds of an hour, suites of many minutes.

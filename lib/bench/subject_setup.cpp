@@ -150,6 +150,7 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
   // The original is configured only for its compilation database (mutants, instrumenter).
   c.vars["cflags"] = "";
   c.vars["ldflags"] = "";
+  c.vars["cmake_args"] = "";
   const WorkTree original{s.root, dir / "original-build"};
   log(s.name + ": configuring the original");
   configure(c, original, o.interrupt);
@@ -177,6 +178,7 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
       c.vars["cflags"] = c.vars["ldflags"] = "-fprofile-instr-generate -fcoverage-mapping";
       break;
   }
+  apply_build_habits(c);
 
   for (unsigned k = 0; k < std::max(1u, o.workers); ++k) {
     const fs::path base = dir / ("worker" + std::to_string(k));

@@ -41,7 +41,7 @@ struct Version {
 std::map<std::string, std::string> command_vars(const WorkTree& tree, unsigned jobs) {
   return {{"source", tree.source.string()}, {"build", tree.build.string()}, {"jobs", std::to_string(jobs)},
           {"cflags", "--coverage"},         {"ldflags", "--coverage"},      {"launcher", ""},
-          {"", "{}"}};
+          {"cmake_args", ""},               {"", "{}"}};
 }
 
 // A digest of the original tree's files (names and bytes): stored results and cached

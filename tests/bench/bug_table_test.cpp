@@ -74,8 +74,8 @@ TEST(BugTable, DiscardedTableListsReasons) {
   std::ostringstream csv;
   write_discarded_table(csv, records());
   EXPECT_EQ(csv.str(),
-            "project,bug,bug_type,operator,file,line,reason,detail\n"
-            "tensorlite,tensorlite#t3,traditional,delete_statement,src/x.cpp,3,no test fails,\n");
+            "project,bug,bug_type,operator,file,line,reason,detail,tail\n"
+            "tensorlite,tensorlite#t3,traditional,delete_statement,src/x.cpp,3,no test fails,,\n");
 }
 
 TEST(BenchSummary, TablesPerFormulaGroupAndBugType) {

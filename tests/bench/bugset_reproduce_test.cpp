@@ -209,7 +209,17 @@ TEST_F(BugsetReproduce, BadInputIsOneErrorLineAndChangesNothing) {
             0);
   std::string args = reproduce("--bug fixture+calc#1", out);
   args.replace(args.find((dir_ / "clones").string()), (dir_ / "clones").string().size(), other.string());
-  refused(run_dlfl(args), "are not fixture+calc's repository");
+  // A clone of other remotes is taken with a warning; this one lacks the fix, which refuses it.
+  const RunResult other_clone = run_dlfl(args);
+  EXPECT_EQ(other_clone.exit_code, 2) << other_clone.err;
+  EXPECT_THAT(other_clone.err, HasSubstr("dlfl: warning: " + (other / "calc").string() +
+                                         ": this clone's remotes (https://github.com/someone/calc.git) do not name "
+                                         "fixture+calc's repository"));
+  EXPECT_THAT(other_clone.err, HasSubstr("\ndlfl: error: " + (other / "calc").string() + ": the fix "));
+  EXPECT_THAT(other_clone.err, HasSubstr("of bug fixture+calc#1 is not in this clone"));
+  EXPECT_EQ(line_count(other_clone.err), 2u) << other_clone.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(clone_state(), before_);
 
   // A fix the clone does not have.
   std::string manifest = slurp(manifest_path());
@@ -223,6 +233,83 @@ TEST_F(BugsetReproduce, BadInputIsOneErrorLineAndChangesNothing) {
   EXPECT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_THAT(stats.out, HasSubstr("Reproduction candidates (dlfl bugset reproduce): 4 (66.7%)"));
   EXPECT_THAT(stats.out, HasSubstr("with CMakeLists.txt at the root of the fix's parent: 3; without: 0; fix not in the clone: 1"));
+  EXPECT_EQ(clone_state(), before_);
+}
+
+// Hostile manifests through the CLI: a DELETE entry that leads out of the work tree and a
+// project name that is shell code or a path are one error line, and nothing outside dlfl's
+// outputs is touched or run.
+TEST_F(BugsetReproduce, HostileManifestsTouchNothingOutsideAndRunNothing) {
+  const fs::path out = dir_ / "out";
+  const fs::path victims = dir_ / "victims";
+  dlfl::testing::write_text(victims / "notes_test.txt", "keep");
+  dlfl::testing::write_text(victims / "tests" / "diary_test.txt", "keep");
+  dlfl::testing::write_text(dir_ / "escaped+calc" / "keep.txt", "keep");
+  const fs::path ran = dir_ / "ran";
+  std::string line = slurp(manifest_path());
+  line.resize(line.find('\n'));  // fixture+calc#1
+  auto hostile = [&](const std::string& from, const std::string& to) {
+    std::string bug = line;
+    for (auto at = bug.find(from); at != std::string::npos; at = bug.find(from, at + to.size()))
+      bug.replace(at, from.size(), to);
+    return bug;
+  };
+  const std::string relative_victim = "tests/../../../../../../../../../../.." + victims.string() + "/notes_test.txt";
+  const std::string deleted_test = R"({"old_name": "tests/arith_test.cpp", "new_name": "tests/arith_test.cpp", "change_type": "MODIFY")";
+  const struct {
+    std::string manifest, selection, what;
+  } cases[] = {
+      {hostile(deleted_test, R"({"old_name": ")" + relative_victim + R"(", "new_name": null, "change_type": "DELETE")"),
+       "--bug fixture+calc#1", "\"old_name\" has a \"..\" component"},
+      {hostile(deleted_test, R"({"old_name": ")" + (victims / "tests" / "diary_test.txt").string() +
+                                 R"(", "new_name": null, "change_type": "DELETE")"),
+       "--bug fixture+calc#1", "\"old_name\" is absolute"},
+      {hostile("\"project\": \"fixture+calc\"", "\"project\": \"x$(touch " + ran.string() + ")+calc\""),
+       "--project 'x$(touch " + ran.string() + ")+calc'", "is not a project name"},
+      {hostile("\"project\": \"fixture+calc\"", "\"project\": \"../../../escaped+calc\""),
+       "--project ../../../escaped+calc", "is not a project name"},
+  };
+  for (const auto& c : cases) {
+    dlfl::testing::write_text(manifest_path(), c.manifest + "\n");
+    const RunResult r = run_dlfl(reproduce(c.selection, out));
+    EXPECT_EQ(r.exit_code, 2) << c.what << "\n" << r.err;
+    EXPECT_THAT(r.err, ::testing::StartsWith("dlfl: error: " + manifest_path().string() + ":1: ")) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(c.what));
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
+    EXPECT_EQ(slurp(victims / "notes_test.txt"), "keep");
+    EXPECT_EQ(slurp(victims / "tests" / "diary_test.txt"), "keep");
+    EXPECT_EQ(slurp(dir_ / "escaped+calc" / "keep.txt"), "keep");
+    EXPECT_FALSE(fs::exists(ran)) << c.what;
+    EXPECT_FALSE(fs::exists(out)) << c.what;
+    EXPECT_EQ(clone_state(), before_) << c.what;
+  }
+}
+
+// The runtime backend: the buggy and the fixed version each instrumented (`dlfl
+// instrument`), built with the runtime and run once; the same bug is found at the same
+// rank as with per-test gcov, and each record keeps its time.
+TEST_F(BugsetReproduce, RuntimeBackendReproducesFromOneRunPerVersion) {
+#ifndef DLFL_BENCH_HAVE_CLANG
+  GTEST_SKIP() << "dlfl was built without Clang: no `dlfl instrument`";
+#endif
+  const fs::path recipe = dir_ / "runtime-recipe.json";
+  dlfl::testing::write_text(recipe, R"({"backend": "runtime", "test_binary": "tests/calc_tests"})");
+  const fs::path out = dir_ / "out-runtime";
+  const RunResult r = run_dlfl(reproduce("--bug fixture+calc#1 --bug fixture+calc#3", out) + " --recipe " + recipe.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, FaultRecord> records;
+  for (auto& record : read_records(out / std::string(kResultsFileName))) records[record.key()] = record;
+  ASSERT_EQ(records.size(), 2u);
+  const FaultRecord& clamp = records["fixture+calc#1"];
+  ASSERT_TRUE(clamp.kept) << clamp.reason << ": " << clamp.detail << "\n" << clamp.tail;
+  EXPECT_THAT(clamp.failing_tests, ElementsAre("Clamp.Above"));
+  ASSERT_FALSE(clamp.results.empty());
+  EXPECT_DOUBLE_EQ(clamp.results.front().first_rank, 1.0);
+  EXPECT_GT(clamp.seconds, 0.0);
+  EXPECT_EQ(records["fixture+calc#3"].reason, "no fail-to-pass test");
+  // The instrumenter ran on both versions of the kept bug, and its output is kept.
+  EXPECT_TRUE(fs::exists(out / "logs" / "fixture+calc#1" / "buggy-instrument.log"));
+  EXPECT_TRUE(fs::exists(out / "logs" / "fixture+calc#1" / "fixed-instrument.log"));
   EXPECT_EQ(clone_state(), before_);
 }
 

@@ -20,7 +20,7 @@ TEST(GitClone, RemoteUrlsNameOwnerAndRepository) {
   EXPECT_FALSE(remote_names_project("https://github.com/a/b", "no-plus"));
 }
 
-TEST(GitClone, FindsTheCloneByProjectNameAndRefusesAnotherProjects) {
+TEST(GitClone, FindsTheCloneByProjectNameAndWarnsAboutOtherRemotes) {
   dlfl::testing::TempDir dir("git-clone");
   ASSERT_EQ(std::system(("git init -q " + (dir / "owner/repo").string() + " && git init -q " +
                          (dir / "elsewhere").string() + " && git -C " + (dir / "elsewhere").string() +
@@ -29,12 +29,11 @@ TEST(GitClone, FindsTheCloneByProjectNameAndRefusesAnotherProjects) {
             0);
   EXPECT_EQ(GitClone::find(dir.path(), "owner+repo").dir(), dir / "owner/repo");
   EXPECT_THROW(GitClone::find(dir.path(), "owner+missing"), Error);  // no clone, and dir itself is none
-  try {
-    GitClone::find(dir / "elsewhere", "owner+repo");
-    FAIL() << "another project's clone was accepted";
-  } catch (const Error& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("are not owner+repo's repository"));
-  }
+  EXPECT_EQ(GitClone::find(dir.path(), "owner+repo").remote_warning(), "");  // no remote at all
+  // A mirror, a fork or an offline copy: taken, with a warning (the fix commits decide).
+  const GitClone mirror = GitClone::find(dir / "elsewhere", "owner+repo");
+  EXPECT_EQ(mirror.dir(), dir / "elsewhere");
+  EXPECT_THAT(mirror.remote_warning(), ::testing::HasSubstr("(https://github.com/someone/else.git) do not name owner+repo"));
 }
 
 }  // namespace

@@ -52,6 +52,41 @@ TEST(ResultsStore, ReopenedStoreHoldsEveryAppendedFault) {
   EXPECT_DOUBLE_EQ(again.records()[0].results[0].first_rank, 1.0);
 }
 
+// A retried discard (`bugset reproduce --retry-discarded`): the later attempt's line
+// supersedes the earlier one in place, when the store is open and when it is read again;
+// an attempt that is not later is ignored like any repeated key.
+TEST(ResultsStore, ALaterAttemptSupersedesTheEarlierRecord) {
+  TempDir dir("bench-store-attempts");
+  const auto path = dir / "results.jsonl";
+  {
+    ResultsStore store(path);
+    store.append(discarded_fault("p", "a", "configure-time download"));
+    store.append(kept_fault("p", "b", "tensor", 2));
+    FaultRecord retried = kept_fault("p", "a", "tensor", 1);
+    retried.attempt = 2;
+    retried.clone = "/clones/p";
+    retried.recipe = "0123456789abcdef";
+    retried.tail = "a\\nb";
+    store.append(retried);
+    FaultRecord stale = discarded_fault("p", "a", "build failed");
+    stale.attempt = 2;
+    store.append(stale);  // not later than what is stored: ignored
+    ASSERT_EQ(store.records().size(), 2u);
+    EXPECT_TRUE(store.find("p#a")->kept);
+    EXPECT_EQ(store.records()[0].key(), "p#a");  // in the place of the first attempt
+  }
+  for (const auto& records : {ResultsStore(path).records(), read_records(path)}) {
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_TRUE(records[0].kept);
+    EXPECT_EQ(records[0].attempt, 2u);
+    EXPECT_EQ(records[0].clone, "/clones/p");
+    EXPECT_EQ(records[0].recipe, "0123456789abcdef");
+    EXPECT_EQ(records[0].tail, "a\\nb");
+  }
+  EXPECT_EQ(dlfl::testing::slurp(path).find("build failed"), std::string::npos);
+  EXPECT_THROW(parse_record(R"({"subject": "a", "fault": "b", "attempt": 0})", "store.jsonl", 3), Error);
+}
+
 // A run killed in the middle of a write leaves a line without its newline: that fault
 // runs again, and the next append starts on a clean line.
 TEST(ResultsStore, TornLastLineIsCutOff) {

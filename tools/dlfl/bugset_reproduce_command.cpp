@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "dlfl/bench/bench_summary.h"
 #include "dlfl/bench/reproduce_runner.h"
+#include "dlfl/bench/subject.h"
 #include "dlfl/error.h"
 
 namespace dlfl::cli {
@@ -21,7 +22,8 @@ struct ReproduceCommandOptions {
   std::string repos;
   std::string out_dir;
   std::string work_dir;
-  std::string recipe;
+  std::vector<std::string> recipes;
+  bool retry_discarded = false;
   unsigned jobs = 1;
   unsigned build_jobs = 0;
   std::vector<std::string> formulas;
@@ -36,7 +38,28 @@ void run_reproduce(const ReproduceCommandOptions& o) {
   options.bug_ids = o.bugs;
   options.project = o.project;
   options.repos = o.repos;
-  options.recipe = o.recipe;
+  for (const auto& recipe : o.recipes) {
+    // PROJECT=FILE for one project (a project name has no '=' and no '/'), FILE for the rest.
+    const auto eq = recipe.find('=');
+    if (eq != std::string::npos && recipe.find('/') > eq) {
+      if (!options.project_recipes.emplace(recipe.substr(0, eq), recipe.substr(eq + 1)).second)
+        throw Error("bugset reproduce: two --recipe for project " + recipe.substr(0, eq));
+    } else if (!options.recipe.empty()) {
+      throw Error("bugset reproduce: two --recipe without a project (give PROJECT=FILE for the others)");
+    } else {
+      options.recipe = recipe;
+    }
+  }
+  options.retry_discarded = o.retry_discarded;
+  bool runtime = false;
+  for (const auto& [project, file] : options.project_recipes)
+    runtime = runtime || bench::read_recipe(file).backend == bench::Backend::runtime;
+  if (!options.recipe.empty()) runtime = runtime || bench::read_recipe(options.recipe).backend == bench::Backend::runtime;
+  if (runtime) {
+    options.runtime_cflags = runtime_flags({"--cflags"});
+    options.runtime_ldflags = runtime_flags({"--libs", "--gtest"});
+    options.instrument_command = {self_executable().string(), "instrument"};
+  }
   options.out_dir = o.out_dir;
   options.work_dir = o.work_dir;
   options.jobs = o.jobs;
@@ -47,11 +70,14 @@ void run_reproduce(const ReproduceCommandOptions& o) {
       o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO), std::cerr);
   options.progress = progress.get();
   options.interrupt = &InterruptScope::flag();
+  options.warn = [](std::string_view line) { warn(line); };
   const InterruptScope scope;
   const bench::ReproduceResult result = bench::reproduce_bugs(options);
 
   bench::write_summary(std::cout, result.records,
                        {.top_n = options.top_n, .wall_seconds = result.seconds, .real_bugs = true});
+  if (result.retried > 0)
+    std::cerr << "dlfl bugset reproduce: " << result.retried << " bugs discarded by an earlier run were run again\n";
   report_resumable_run(o.out_dir, result.resumed, result.pending, result.interrupted, "bugs");
 }
 
@@ -75,8 +101,12 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
       ->required();
   cmd->add_option("-o,--out", o->out_dir, "Output directory; reused to resume")->required();
   cmd->add_option("--work", o->work_dir, "Work trees and builds (default: OUT/work, removed when all bugs are done)");
-  cmd->add_option("--recipe", o->recipe,
-                  "JSON file with configure/build commands, test_binary, backend, timeouts (as dlfl-subject.json)");
+  cmd->add_option("--recipe", o->recipes,
+                  "[PROJECT=]FILE: JSON with configure/build commands, test_binary, backend, timeouts (as\n"
+                  "dlfl-subject.json), for every project or for PROJECT; repeatable. A project's recipe may change\n"
+                  "between runs in one OUT: finished bugs keep their results (OUT/recipes/ holds each recipe)");
+  cmd->add_flag("--retry-discarded", o->retry_discarded,
+                "Run the selected bugs an earlier run discarded again (their new records replace the old)");
   cmd->add_option("-j,--jobs", o->jobs, "Bugs reproduced at once, each in its own work tree (default 1)");
   cmd->add_option("--build-jobs", o->build_jobs, "Compile jobs and tests at once per bug (default: cores / -j)");
   cmd->add_option("-f,--formula", o->formulas, "Formulas (default ochiai,dstar2,tarantula,barinel)")->delimiter(',');

@@ -26,6 +26,9 @@ struct BugPlan {
   std::string fix;     // the fix commit, resolved in the clone
   std::string parent;  // its first parent: the buggy version
   eval::BugCandidacy candidacy;
+  std::string recipe_digest;  // the project's recipe (reproduce_runner.cpp): the record's `recipe`
+  unsigned attempt = 1;       // 2, 3, ... when a discarded bug runs again
+  std::filesystem::path log_dir;  // OUT/logs/BUG: each step's output; empty = none kept
 };
 
 // The record a bug starts with: ids, labels (group: extrinsic/intrinsic/disputed/

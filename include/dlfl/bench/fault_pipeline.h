@@ -32,6 +32,9 @@ struct FaultContext {
   const Subject* subject = nullptr;
   std::filesystem::path pristine;   // the unmutated tree the work trees copy (its files are read)
   std::filesystem::path probe_map;  // runtime backend: the tree's dlfl-probes.map
+  // `dlfl bugset reproduce` with the runtime backend: the argv that runs `dlfl instrument`
+  // (e.g. {"/usr/bin/dlfl", "instrument"}), to which the build and tree are appended.
+  std::vector<std::string> instrument_command;
   // Values of {cflags}, {ldflags}, {launcher} (subject.h); {source}, {build} and {jobs}
   // are set per command.
   std::map<std::string, std::string> vars;
@@ -56,6 +59,17 @@ struct FaultContext {
   unsigned test_jobs = 1;  // tests run at once by the gcov/llvm backends
   const std::atomic<bool>* interrupt = nullptr;
 };
+
+// The test binary a subject names (`test_binary`, relative to the build directory): that
+// file when it exists; else, and for a glob (`*`, `**`, `?`: mutate/glob.h), the one
+// executable file of the build tree that matches (by file name when no glob). Throws
+// dlfl::Error when none or several match.
+std::filesystem::path find_test_binary(const std::filesystem::path& build, const std::string& pattern);
+
+// Puts the subject's build habits into the context, once its backend's {cflags} are set:
+// extra_cflags appended to {cflags}, {cmake_args} (each argument quoted), and the
+// url_map as git configuration in build_env (download_detection.h).
+void apply_build_habits(FaultContext& c);
 
 // Whether `name` is a technique FaultContext::techniques accepts.
 bool is_bench_technique(std::string_view name) noexcept;

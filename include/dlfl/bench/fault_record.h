@@ -43,10 +43,14 @@ struct FaultRecord {
   std::vector<std::string> faulty;
   std::vector<std::string> failing_tests;  // real bugs: the fail-to-pass tests
   std::vector<std::string> fix_tests;      // real bugs: test files taken from the fix
+  std::string clone;                       // real bugs: the clone the commits came from
+  std::string recipe;                      // real bugs: digest of the recipe (OUT/recipes/PROJECT-DIGEST.json)
+  unsigned attempt = 1;                    // 2, 3, ... for a discarded fault run again
 
   bool kept = false;
   std::string reason;  // why discarded: "build fails", "no test fails", ...
   std::string detail;  // what else is known about a discard (a compiler error line); may be empty
+  std::string tail;    // the last lines of the failing step's output (real bugs); may be empty
   std::size_t tests = 0, failing = 0, elements = 0;
   double seconds = 0;  // wall time of this fault (apply, build, run, rank)
   std::vector<FormulaResult> results;  // when kept, one per formula in the run's order

@@ -1,5 +1,5 @@
-// A user's git clone as `dlfl bugset reproduce` uses it: found by project name, checked
-// to be that project's, and read or checked out only through `git worktree`s of its own,
+// A user's git clone as `dlfl bugset reproduce` uses it: found by project name (any
+// clone that holds the fix commits will do: a mirror, a fork, an offline copy), and read or checked out only through `git worktree`s of its own,
 // so the user's checkout (its files, index and HEAD) is never touched.
 #pragma once
 
@@ -19,18 +19,25 @@ struct GitResult {
 
 // Runs `git -C DIR ARGS...` (no shell) with the user's configuration but no pager,
 // prompt, editor, hooks or LFS downloads. Throws dlfl::Error only when git cannot be started.
-GitResult run_git(const std::filesystem::path& dir, const std::vector<std::string>& args);
+// `env` ("NAME=VALUE") is added, e.g. url_map_environment()'s URL rewriting.
+GitResult run_git(const std::filesystem::path& dir, const std::vector<std::string>& args,
+                  const std::vector<std::string>& env = {});
 
 class GitClone {
  public:
   // The clone of `project` ("owner+repo", as a bug set names it) under `repos`: the
   // first git repository among repos/owner+repo, repos/owner/repo, repos/repo and repos
-  // itself. Throws dlfl::Error naming `repos` when none is, and when the one found has
-  // remotes of which none is owner/repo (it is the clone of another project).
+  // itself. Throws dlfl::Error naming `repos` when none is. A clone whose remotes do not
+  // name owner/repo (a local mirror, a fork, an offline copy) is taken all the same, with
+  // remote_warning() saying so: what makes it the right clone is that it holds the fix
+  // commits, which the caller checks.
   static GitClone find(const std::filesystem::path& repos, const std::string& project);
 
   explicit GitClone(std::filesystem::path dir) : dir_(std::move(dir)) {}
   const std::filesystem::path& dir() const noexcept { return dir_; }
+  // Why this clone may not be `project`'s own repository ("its remotes (URL) are not
+  // owner/repo"), or "" when a remote names it or it has none.
+  const std::string& remote_warning() const noexcept { return remote_warning_; }
 
   // The full id of `commit` (a hash or any revision), or nullopt when the clone lacks it.
   std::optional<std::string> resolve(const std::string& commit) const;
@@ -50,6 +57,7 @@ class GitClone {
 
  private:
   std::filesystem::path dir_;
+  std::string remote_warning_;
 };
 
 // Whether a remote URL names github.com-style owner/repo (https, ssh or scp syntax, with

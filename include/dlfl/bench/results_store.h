@@ -5,8 +5,8 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <mutex>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +23,7 @@ std::string record_to_json(const FaultRecord& record);
 FaultRecord parse_record(std::string_view line, const std::string& source, std::size_t line_number);
 
 // The complete records of a store, read without opening it for appending (another run's
-// store: a torn last line is ignored, nothing is locked or cut). Throws dlfl::Error for an
+// store: a torn last line is ignored, nothing is locked or cut), each key's latest attempt. Throws dlfl::Error for an
 // unreadable file or a malformed complete line.
 std::vector<FaultRecord> read_records(const std::filesystem::path& path);
 
@@ -41,12 +41,16 @@ class ResultsStore {
 
   // Records read at opening plus those appended since, in file order. Not synchronized
   // with append(): read it when no worker runs.
+  // A key's record is its latest attempt: a later line of a higher `attempt` (a retried
+  // discard, `dlfl bugset reproduce --retry-discarded`) supersedes the earlier line.
   const std::vector<FaultRecord>& records() const noexcept { return records_; }
   bool contains(const std::string& key) const;
+  // The stored record of `key`, or nullptr. Valid until the next append.
+  const FaultRecord* find(const std::string& key) const;
   // Appends and fsyncs; thread-safe. Throws dlfl::Error when the write fails; the bytes
   // of a partly written record are then cut off again and every later append throws, so
-  // no other record is written after a torn one. A record whose key is already stored is
-  // ignored (a fault is never counted twice).
+  // no other record is written after a torn one. A record whose key is already stored
+  // with the same or a later attempt is ignored (a fault is never counted twice).
   void append(const FaultRecord& record);
   const std::filesystem::path& path() const noexcept { return path_; }
 
@@ -55,8 +59,11 @@ class ResultsStore {
   int fd_ = -1;
   bool failed_ = false;  // an append failed: the store takes no more records
   mutable std::mutex mutex_;
+  // Stores `record` unless its key holds this or a later attempt; true when stored.
+  bool keep(FaultRecord record);
+
   std::vector<FaultRecord> records_;
-  std::set<std::string, std::less<>> keys_;
+  std::map<std::string, std::size_t, std::less<>> index_;  // key -> position in records_
 };
 
 }  // namespace dlfl::bench

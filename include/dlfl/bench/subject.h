@@ -57,6 +57,14 @@ struct Subject {
   std::chrono::seconds build_timeout{600};
   std::chrono::seconds test_timeout{10};    // one test
   std::chrono::seconds fault_timeout{120};  // all tests of one fault
+  // Real projects' build habits. url_map: URL -> local copy (a path, made absolute
+  // against the file's folder) that git fetches instead, for configure-time downloads
+  // (FetchContent, ExternalProject, submodules: download_detection.h); cmake_args: for
+  // {cmake_args} ("cxx_standard": N adds -DCMAKE_CXX_STANDARD=N first); extra_cflags:
+  // appended to {cflags} ("cflags": "-Wno-error -fpermissive").
+  std::map<std::string, std::string> url_map;
+  std::vector<std::string> cmake_args;
+  std::string extra_cflags;
 };
 
 // Parses a subject file's text; `file` (absolute) resolves `root` and names errors.
@@ -79,8 +87,11 @@ Subject read_recipe(const std::filesystem::path& file);
 // timeouts: build 4 h, one test 300 s, a version's tests 2 h.
 Subject generic_recipe();
 
-// The command with every {name} replaced by vars[name]. Throws dlfl::Error for an
-// unknown placeholder or an unclosed '{'.
+// The command with every {name} replaced by vars[name]: {source}, {build} and any other
+// value quoted for /bin/sh where it stands (collect::quote_for_shell), so a path with
+// blanks or `$(...)` stays one word; {cflags}, {ldflags}, {launcher} and {jobs}, dlfl's own
+// word lists, as they are; "{{" is a literal '{'. Throws dlfl::Error for an unknown
+// placeholder, an unclosed '{' or a placeholder after a backslash.
 std::string expand_command(std::string_view command, const std::map<std::string, std::string>& vars);
 
 }  // namespace dlfl::bench
