@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>  // rename, renameat2 (glibc >= 2.28 with _GNU_SOURCE)
@@ -38,11 +39,7 @@ fs::path parent_of(const fs::path& target) {
 // (a stale temporary of a crashed process with a recycled pid).
 fs::path temp_sibling(const fs::path& target) {
   static std::atomic<unsigned long> counter{0};
-  // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false positive) on
-  // `"." + std::string`.
-  std::string name = ".";
-  name += target.filename().string();
-  name += ".tmp-";
+  std::string name = detail::temporary_prefix(target.filename().string());
   name += std::to_string(::getpid());
   name += '-';
   name += std::to_string(counter++);
@@ -135,11 +132,11 @@ class FdBuf : public std::streambuf {
 
 struct AtomicFile::State {
   fs::path target;
-  fs::path temp;
+  fs::path temp;  // empty when writing to the target itself (a device or FIFO)
   int fd = -1;
   FdBuf buf;
   std::ostream stream;
-  bool committed = false;
+  bool finished = false, committed = false;
   int slot;  // in the registry of live temporaries
 
   State(fs::path target_, fs::path temp_, int fd_, int slot_)
@@ -156,8 +153,29 @@ struct AtomicFile::State {
   ~State() { discard(); }
 };
 
+namespace {
+
+// A target that exists and is neither a regular file nor a directory (/dev/null, a FIFO,
+// a terminal, or a symlink to one): writing it means opening it, since a rename would
+// replace the device by a regular file (root may rename over /dev/null). Nothing else can
+// be atomic for such a target anyway.
+bool is_special_target(const fs::path& target) {
+  struct stat st {};
+  return ::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
 AtomicFile::AtomicFile(fs::path target) {
   target = normalized(std::move(target));
+  if (is_special_target(target)) {
+    // No O_TRUNC: a device or FIFO has no content to drop, and O_TRUNC on a symlink to a
+    // regular file swapped in meanwhile would be the one destructive open.
+    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) throw Error(target.string(), 0, "cannot open for writing: " + errno_text(errno));
+    state_ = std::make_unique<State>(std::move(target), fs::path(), fd, -1);
+    return;
+  }
   detail::remove_stale_temporaries(target);
   for (int attempt = 0;; ++attempt) {
     fs::path temp = temp_sibling(target);
@@ -185,10 +203,11 @@ std::ostream& AtomicFile::stream() { return state_->stream; }
 const fs::path& AtomicFile::target() const noexcept { return state_->target; }
 const fs::path& AtomicFile::temp_path() const noexcept { return state_->temp; }
 
-void AtomicFile::commit() {
+void AtomicFile::finish() {
   State& s = *state_;
   const std::string target = s.target.string();
-  if (s.committed || s.fd < 0) throw Error(target, 0, "output already committed or discarded");
+  if (s.finished) return;
+  if (s.fd < 0) throw Error(target, 0, "output already committed or discarded");
   auto fail = [&](const std::string& what, int err) {
     s.discard();
     throw Error(target, 0, what + (err ? ": " + errno_text(err) : std::string()));
@@ -197,16 +216,37 @@ void AtomicFile::commit() {
   if (s.buf.error() != 0) fail("cannot write", s.buf.error());
   if (!s.stream) fail("cannot write (stream error)", 0);
   // Without fsync a crash after the rename can leave an empty file under the new name
-  // on some file systems: the rename would be durable before the data.
-  if (::fsync(s.fd) != 0) fail("cannot write (fsync)", errno);
+  // on some file systems: the rename would be durable before the data. A device or FIFO
+  // written directly has nothing to make durable (fsync fails there with EINVAL).
+  if (!s.temp.empty() && ::fsync(s.fd) != 0) fail("cannot write (fsync)", errno);
   const int fd = s.fd;
   s.fd = -1;
   if (::close(fd) != 0) fail("cannot write (close)", errno);
-  if (std::rename(s.temp.c_str(), s.target.c_str()) != 0) fail("cannot replace the file", errno);
+  s.finished = true;
+}
+
+void AtomicFile::commit() {
+  State& s = *state_;
+  if (s.committed) throw Error(s.target.string(), 0, "output already committed or discarded");
+  if (!s.finished) finish();
+  if (!s.temp.empty() && std::rename(s.temp.c_str(), s.target.c_str()) != 0) {
+    const int err = errno;
+    s.discard();
+    throw Error(s.target.string(), 0, "cannot replace the file: " + errno_text(err));
+  }
   s.temp.clear();
   detail::forget_temporary(s.slot);
   s.slot = -1;
   s.committed = true;
+}
+
+void commit_together(std::initializer_list<AtomicFile*> companions, AtomicFile& primary) {
+  // Everything written and durable before the first rename: a failure (a full disk) then
+  // leaves the previous set whole.
+  for (AtomicFile* c : companions) c->finish();
+  primary.finish();
+  for (AtomicFile* c : companions) c->commit();
+  primary.commit();
 }
 
 // ---------------------------------------------------------------------------------------

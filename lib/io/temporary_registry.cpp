@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <charconv>
 #include <climits>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -100,12 +102,31 @@ void forget_temporary(int slot) noexcept {
   if (slot >= 0) slots[static_cast<std::size_t>(slot)].state.store(kFree, std::memory_order_release);
 }
 
+std::string temporary_prefix(const std::string& name) {
+  // Room for ".", ".tmp-", a pid (at most 10 digits) "-" and a counter (at most 20).
+  constexpr std::size_t kSuffix = 1 + 5 + 10 + 1 + 20;
+  constexpr std::size_t kNameMax = NAME_MAX;
+  // Appended, not `"." + string`: g++ 12 -O3 warns falsely (-Wrestrict) on the latter.
+  std::string prefix = ".";
+  if (name.size() + kSuffix <= kNameMax) {
+    prefix += name;
+  } else {
+    // FNV-1a: stable across processes and builds, unlike std::hash.
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const unsigned char c : name) hash = (hash ^ c) * 0x100000001b3ULL;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    prefix.append(name, 0, kNameMax - kSuffix - 17);
+    prefix += '~';
+    prefix += hex;
+  }
+  prefix += ".tmp-";
+  return prefix;
+}
+
 void remove_stale_temporaries(const std::filesystem::path& target) noexcept {
   try {
-    // Appended, not `"." + string`: g++ 12 -O3 warns falsely (-Wrestrict) on the latter.
-    std::string prefix = ".";
-    prefix += target.filename().string();
-    prefix += ".tmp-";
+    const std::string prefix = temporary_prefix(target.filename().string());
     const std::filesystem::path parent = target.parent_path().empty() ? "." : target.parent_path();
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(parent, ec)) {

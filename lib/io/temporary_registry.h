@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace dlfl::io::detail {
 
@@ -15,6 +16,11 @@ enum class TemporaryKind { file, directory };
 int remember_temporary(const std::filesystem::path& path, TemporaryKind kind) noexcept;
 // Forgets a slot (no-op for -1). Call after the temporary was renamed or removed.
 void forget_temporary(int slot) noexcept;
+
+// `.NAME.tmp-` for the target file name NAME, the prefix of its temporaries' names
+// (PID-N follows). A NAME too long for the whole to fit NAME_MAX is cut and given a hash
+// of the whole name, so the prefix stays one target's, and the same in every process.
+std::string temporary_prefix(const std::string& name);
 
 // Removes the siblings `.NAME.tmp-PID-N` of `target` whose process PID no longer exists:
 // what a SIGKILL, a crash or a power cut left behind. Temporaries of live processes

@@ -2,7 +2,10 @@
 #include "dlfl/io/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -314,6 +317,93 @@ TEST(AtomicFile, StaleTemporariesOfDeadProcessesAreRemovedByTheNextWrite) {
   AtomicDirectory txt(dir / "txt");
   txt.commit();
   EXPECT_EQ(dir.listing(), (Names{".other.csv.tmp-1-0", ".out.csv.tmp-" + alive + "-9999", "out.csv", "txt"}));
+}
+
+// The entries of `dir`, symlinks not followed (TempDir::listing resolves them).
+Names names_in(const fs::path& dir) {
+  Names names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A device, a FIFO or a symlink to one is written in place: a rename would replace it by
+// a regular file (root may rename over /dev/null, and tests run as root in CI).
+TEST(AtomicFile, DevicesAndFifosAreWrittenInPlaceNotReplaced) {
+  TempDir dir;
+  fs::create_symlink("/dev/null", dir / "null-link");
+  {
+    AtomicFile out(dir / "null-link");
+    EXPECT_TRUE(out.temp_path().empty());
+    out.stream() << "discarded\n";
+    out.commit();
+  }
+  ASSERT_TRUE(fs::is_symlink(dir / "null-link")) << "replaced: /dev/null itself is not tried";
+  EXPECT_EQ(names_in(dir.path()), Names{"null-link"});
+  {
+    AtomicFile out("/dev/null");
+    out.stream() << "discarded\n";
+    out.commit();
+  }
+  if (!fs::is_character_file("/dev/null")) {
+    // Put the machine right before failing: every process on it writes there.
+    ::mknod("/dev/.null-restored", S_IFCHR | 0666, ::makedev(1, 3));
+    ::rename("/dev/.null-restored", "/dev/null");
+    ADD_FAILURE() << "/dev/null was replaced by a regular file";
+  }
+
+  // A FIFO with a reader: what is written arrives through it, and it stays a FIFO.
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  const int reader = ::open((dir / "fifo").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  {
+    AtomicFile out(dir / "fifo");
+    out.stream() << "through the pipe\n";
+    out.commit();
+  }
+  char buffer[64] = {};
+  const ssize_t n = ::read(reader, buffer, sizeof buffer);
+  ::close(reader);
+  EXPECT_EQ(std::string(buffer, n > 0 ? static_cast<std::size_t>(n) : 0), "through the pipe\n");
+  EXPECT_TRUE(fs::is_fifo(dir / "fifo"));
+  EXPECT_EQ(names_in(dir.path()), (Names{"fifo", "null-link"}));
+}
+
+// NAME_MAX is 255 bytes: the temporary `.NAME.tmp-PID-N` of a long NAME must still fit,
+// and a killed writer's temporary of such a name must still be found and removed.
+TEST(AtomicFile, NamesUpToNameMaxWorkAndTheirStaleTemporariesAreRemoved) {
+  for (const std::size_t length : {245u, 255u}) {
+    SCOPED_TRACE(length);
+    TempDir dir;
+    const std::string name = std::string(length - 4, 'n') + ".csv";
+    {
+      AtomicFile out(dir / name);
+      EXPECT_LE(out.temp_path().filename().string().size(), 255u);
+      out.stream() << "whole";
+      out.commit();
+    }
+    EXPECT_EQ(read_file(dir / name), "whole");
+    // A writer that dies without committing (as SIGKILL would: no destructor runs).
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      AtomicFile out(dir / name);
+      out.stream() << "half";
+      out.stream().flush();
+      ::_exit(0);
+    }
+    ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+    ASSERT_EQ(dir.listing().size(), 2u) << "the dead writer's temporary";
+    AtomicFile next(dir / name);
+    next.stream() << "again";
+    next.commit();
+    EXPECT_EQ(dir.listing(), Names{name});
+  }
+  // Two long names alike in their first 240 bytes keep apart temporaries.
+  TempDir dir;
+  const std::string stem(240, 's');
+  AtomicFile a(dir / (stem + "-a.csv")), b(dir / (stem + "-b.csv"));
+  EXPECT_NE(a.temp_path().filename().string().substr(0, 230), b.temp_path().filename().string().substr(0, 230));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <ostream>
 
@@ -19,12 +20,19 @@ namespace dlfl::io {
 // commit) removes the temporary file and leaves the target untouched; so does SIGINT,
 // SIGTERM or SIGHUP once remove_temporaries_on_signals() was called. Temporaries that
 // a killed or crashed process left (SIGKILL, a power cut) are removed by the next
-// AtomicFile or AtomicDirectory for the same target, when their process is gone. Not
-// thread-safe; movable, not copyable.
+// AtomicFile or AtomicDirectory for the same target, when their process is gone. The
+// temporary's name part is shortened (with a hash of the whole name) where the name is
+// so long that `.NAME.tmp-PID-N` would pass NAME_MAX.
+//
+// A target that exists and is neither a regular file nor a directory — /dev/null, a
+// FIFO, a terminal, or a symlink to one — is opened and written directly, with no
+// temporary and no rename (a rename would replace the device by a regular file); there
+// commit() only flushes and closes. Not thread-safe; movable, not copyable.
 class AtomicFile {
  public:
-  // Creates the temporary file with mode 0666 & ~umask. Throws dlfl::Error(target, 0,
-  // "...") when it cannot be created (parent missing, not writable, ...).
+  // Creates the temporary file with mode 0666 & ~umask (or opens a special target; for a
+  // FIFO that waits for a reader). Throws dlfl::Error(target, 0, "...") when it cannot be
+  // created (parent missing, not writable, ...).
   explicit AtomicFile(std::filesystem::path target);
   AtomicFile(AtomicFile&&) noexcept;
   AtomicFile& operator=(AtomicFile&&) noexcept;
@@ -34,19 +42,34 @@ class AtomicFile {
   // (e.g. a full disk) are sticky and reported by commit(), with the errno text.
   std::ostream& stream();
 
-  // Flushes, checks every write succeeded, fsyncs, closes and renames the temporary file
-  // over the target. Throws dlfl::Error(target, 0, "...") on failure, after removing the
-  // temporary file. Calling it twice is an error.
+  // Flushes, checks every write succeeded, fsyncs and closes; the file is then complete
+  // under temp_path() and commit() only renames it. Throws dlfl::Error(target, 0, "...")
+  // on failure, after removing the temporary file. For outputs of several files
+  // (commit_together) and for reading back what was written. Once finished, a no-op.
+  void finish();
+
+  // finish() unless done, then renames the temporary file over the target. Throws
+  // dlfl::Error(target, 0, "...") on failure, after removing the temporary file. Calling
+  // it twice is an error.
   void commit();
 
   const std::filesystem::path& target() const noexcept;
-  // The temporary file being written (empty after commit or discard).
+  // The temporary file being written (empty after commit or discard, and for a special
+  // target written directly).
   const std::filesystem::path& temp_path() const noexcept;
 
  private:
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// Commits the files of one output (a primary file and its companions, e.g. a trace and
+// its tests sidecar): finishes all of them, so that a write error leaves every previous
+// file in place, then renames the companions and the primary last. A process killed
+// between the renames leaves new companions beside the old primary; a primary that
+// records its companions' digests (lib/io/companion_files.h) makes readers refuse that
+// mix. Throws dlfl::Error like commit(); the files not yet renamed are then discarded.
+void commit_together(std::initializer_list<AtomicFile*> companions, AtomicFile& primary);
 
 // Builds a directory (e.g. a GZoltar `txt/` output) in a temporary sibling directory and
 // renames it into place on commit(). An existing target directory is swapped out
