@@ -9,6 +9,7 @@
 
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
+#include "companion_files.h"
 #include "gzoltar_text.h"
 #include "test_outcomes_csv.h"
 
@@ -17,6 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
+constexpr std::string_view kTestsSuffix = ".tests.csv";
 
 template <class T>
 std::optional<T> parse_number(std::string_view text) {
@@ -71,7 +73,7 @@ struct LineElement {
 
 fs::path lcov_tests_path(const fs::path& trace) {
   fs::path p = trace;
-  return p.replace_extension(".tests.csv");
+  return p.replace_extension(std::string(kTestsSuffix));
 }
 
 std::vector<std::string> lcov_test_names(const std::vector<std::string>& names) {
@@ -90,12 +92,24 @@ std::vector<std::string> lcov_test_names(const std::vector<std::string>& names) 
 }
 
 Spectrum read_lcov(const fs::path& trace) {
-  std::vector<TestCase> tests = detail::read_test_outcomes(lcov_tests_path(trace));
-  const TestIndex index(tests);
   const std::string file = trace.string();
   const std::string text = detail::read_text_file(trace);
   std::string_view body = text;
   if (body.starts_with(kBom)) body.remove_prefix(kBom.size());
+  // The sidecar recorded by the writer is checked before it is read: one written by
+  // another run would pair its outcomes with this file's sections.
+  {
+    detail::LineReader comments(body);
+    std::string_view line;
+    while (comments.next(line) && line.starts_with('#')) {
+      const std::string_view rest = line.substr(std::min(line.find_first_not_of("# "), line.size()));
+      if (rest.starts_with(detail::kCompanionTag))
+        detail::check_companion(trace, comments.line_number(), rest.substr(detail::kCompanionTag.size()),
+                                {kTestsSuffix});
+    }
+  }
+  std::vector<TestCase> tests = detail::read_test_outcomes(lcov_tests_path(trace));
+  const TestIndex index(tests);
 
   std::vector<SourceFile> files;
   std::unordered_map<std::string, std::uint32_t> file_ids;
@@ -199,9 +213,14 @@ std::size_t write_lcov(const Spectrum& spectrum, const fs::path& trace) {
 
   AtomicFile sidecar(lcov_tests_path(trace));
   detail::write_test_outcomes(spectrum, sidecar.stream());
+  sidecar.finish();
+  const std::string record = detail::companion_record(sidecar, kTestsSuffix);
 
   AtomicFile out_file(trace);
   std::ostream& out = out_file.stream();
+  // A comment (lcov 2's --comment writes them too; readers skip them): the sidecar this
+  // trace belongs to.
+  if (!record.empty()) out << "# " << detail::kCompanionTag << record << '\n';
   // Baseline: every line, with an FN where a run of one function's lines starts, so the
   // reader's "nearest FN above" gives every line its function back.
   out << "TN:\n";
@@ -248,8 +267,7 @@ std::size_t write_lcov(const Spectrum& spectrum, const fs::path& trace) {
       out << "LF:" << hit.size() << "\nLH:" << hit.size() << "\nend_of_record\n";
     }
   }
-  sidecar.commit();
-  out_file.commit();
+  commit_together({&sidecar}, out_file);
   return 0;
 }
 

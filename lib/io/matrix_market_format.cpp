@@ -1,6 +1,7 @@
 // Matrix Market coordinate coverage matrix + tests/elements sidecars.
 #include "dlfl/io/matrix_market_format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "dlfl/csv_field.h"
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
+#include "companion_files.h"
 #include "gzoltar_text.h"
 #include "test_outcomes_csv.h"
 
@@ -17,6 +19,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kBanner = "%%MatrixMarket";
+constexpr std::string_view kTestsSuffix = ".tests.csv";
+constexpr std::string_view kElementsSuffix = ".elements.csv";
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -50,15 +54,30 @@ std::vector<std::string_view> words(std::string_view line) {
 
 fs::path matrix_market_tests_path(const fs::path& mtx) {
   fs::path p = mtx;
-  return p.replace_extension(".tests.csv");
+  return p.replace_extension(std::string(kTestsSuffix));
 }
 
 fs::path matrix_market_elements_path(const fs::path& mtx) {
   fs::path p = mtx;
-  return p.replace_extension(".elements.csv");
+  return p.replace_extension(std::string(kElementsSuffix));
 }
 
 Spectrum read_matrix_market(const fs::path& mtx) {
+  const std::string file = mtx.string();
+  const std::string text = detail::read_text_file(mtx);
+  // The sidecars recorded by the writer (comments after the banner) are checked before
+  // they are read: ones written by another run would pair with this file's entries.
+  {
+    detail::LineReader comments(text);
+    std::string_view line;
+    if (comments.next(line))
+      while (comments.next(line) && line.starts_with('%')) {
+        const std::string_view rest = line.substr(std::min(line.find_first_not_of("% "), line.size()));
+        if (rest.starts_with(detail::kCompanionTag))
+          detail::check_companion(mtx, comments.line_number(), rest.substr(detail::kCompanionTag.size()),
+                                  {kTestsSuffix, kElementsSuffix});
+      }
+  }
   SpectrumBuilder builder;
   {
     const fs::path elements_path = matrix_market_elements_path(mtx);
@@ -70,8 +89,6 @@ Spectrum read_matrix_market(const fs::path& mtx) {
   }
   std::vector<TestCase> tests = detail::read_test_outcomes(matrix_market_tests_path(mtx));
 
-  const std::string file = mtx.string();
-  const std::string text = detail::read_text_file(mtx);
   detail::LineReader lines(text);
   std::string_view line;
   if (!lines.next(line) || !line.starts_with(kBanner)) throw Error(file, 1, "not a Matrix Market file (no %%MatrixMarket banner)");
@@ -144,13 +161,19 @@ std::size_t write_matrix_market(const Spectrum& spectrum, const fs::path& mtx) {
 
   AtomicFile tests(matrix_market_tests_path(mtx));
   detail::write_test_outcomes(spectrum, tests.stream());
+  elements.finish();
+  tests.finish();
 
   AtomicFile matrix(mtx);
   auto& out = matrix.stream();
   out << kBanner << " matrix coordinate pattern general\n"
       << "% dlfl spectrum: rows = tests (" << matrix_market_tests_path(mtx).filename().string()
-      << "), columns = elements (" << matrix_market_elements_path(mtx).filename().string() << ")\n"
-      << spectrum.test_count() << ' ' << spectrum.element_count() << ' ' << spectrum.coverage().nnz() << '\n';
+      << "), columns = elements (" << matrix_market_elements_path(mtx).filename().string() << ")\n";
+  // Comments other readers skip: the sidecars written with this file.
+  for (const std::string& record :
+       {detail::companion_record(tests, kTestsSuffix), detail::companion_record(elements, kElementsSuffix)})
+    if (!record.empty()) out << "% " << detail::kCompanionTag << record << '\n';
+  out << spectrum.test_count() << ' ' << spectrum.element_count() << ' ' << spectrum.coverage().nnz() << '\n';
   char buffer[48];
   for (std::size_t e = 0; e < spectrum.element_count(); ++e)
     for (auto t : spectrum.coverage().tests_of(e)) {
@@ -160,9 +183,7 @@ std::size_t write_matrix_market(const Spectrum& spectrum, const fs::path& mtx) {
       *p++ = '\n';
       out.write(buffer, p - buffer);
     }
-  elements.commit();
-  tests.commit();
-  matrix.commit();
+  commit_together({&elements, &tests}, matrix);
   return 0;
 }
 

@@ -37,6 +37,8 @@ TEST(MatrixMarketFormat, RoundTripsNamesOutcomesAndFlakyWeights) {
   EXPECT_EQ(read(mtx),
             "%%MatrixMarket matrix coordinate pattern general\n"
             "% dlfl spectrum: rows = tests (s.tests.csv), columns = elements (s.elements.csv)\n"
+            "% dlfl companion .tests.csv 109 717019dab13c17fb\n"
+            "% dlfl companion .elements.csv 61 c3c126aea67cb9fd\n"
             "3 3 4\n1 1\n1 2\n2 2\n2 3\n");
   EXPECT_THAT(read(dir.path() / "s.tests.csv"), StartsWith("name,outcome,failure_weight\n\"Suite/Param.case/0, \"\"x,y\"\"\",FAIL,1\nflaky,FLAKY,0.3333333333333333\n"));
   const Spectrum back = read_spectrum(mtx);

@@ -20,7 +20,11 @@ namespace dlfl::io {
 //    LINE) an element, covered by the current test when COUNT > 0 (negative counts read
 //    as 0, as genhtml does); `FN:LINE,NAME` (lcov 1.x) or `FN:LINE,END,NAME` (2.x) says a
 //    function starts at LINE. Other records (FNDA, FNF, FNH, BRDA, BRF, BRH, LF, LH, VER)
-//    are skipped. A UTF-8 BOM and CRLF line ends are accepted.
+//    are skipped, and so are comment lines (`#`). A UTF-8 BOM and CRLF line ends are
+//    accepted.
+//  - `# dlfl companion .tests.csv SIZE XXH3` among the first comment lines (what
+//    write_lcov writes) names the sidecar written with TRACE: one of another size or
+//    content is an error, not outcomes paired with the wrong sections.
 //  - Elements: one per (file, line), in order of first appearance; an element's function
 //    is the nearest FN at or above its line in its file.
 //  - Tests: the sidecar's, in its order. A TN matches a sidecar test whose name equals it
@@ -34,8 +38,9 @@ namespace dlfl::io {
 //    not a number, a TN that names no sidecar test, a missing or malformed sidecar.
 Spectrum read_lcov(const std::filesystem::path& trace);
 
-// Writes TRACE and its sidecar, each atomically (the sidecar first). TRACE holds a
-// baseline section (`TN:` with an empty name: every element, count 0, and an FN at the
+// Writes TRACE and its sidecar as one output (commit_together: both written in full
+// first, then the sidecar renamed, TRACE last; TRACE's first line records the sidecar's
+// size and hash, see read_lcov). TRACE then holds a baseline section (`TN:` with an empty name: every element, count 0, and an FN at the
 // first line of each run of a function's lines) and then one `TN:` section per test in
 // spectrum order with the lines it covered (count 1) and its functions (FNDA). Elements
 // keep their order when they are grouped by file (collectors write them so). Throws

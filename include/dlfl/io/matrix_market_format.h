@@ -22,12 +22,17 @@ namespace dlfl::io {
 //   SPECTRUM.elements.csv  header `name`, one element name a line, in column order, with
 //                          GZoltar's spectra.csv naming rules (file#function:line,
 //                          key=value for an extrinsic element).
+// The comments after the banner may hold `% dlfl companion SUFFIX SIZE XXH3` (what
+// write_matrix_market writes): the size and 64-bit XXH3 of the sidecar SPECTRUM.SUFFIX
+// written with this file.
 // Throws dlfl::Error("FILE:LINE: what") on bad input (wrong banner, sizes that disagree
-// with the sidecars, an index out of range, a malformed line).
+// with the sidecars, a sidecar other than the one recorded, an index out of range, a
+// malformed line).
 Spectrum read_matrix_market(const std::filesystem::path& mtx);
 
-// Writes the three files, each atomically (sidecars first, so a reader that finds the
-// .mtx finds them too). Returns 0 (nothing is lost: weights are kept exactly).
+// Writes the three files as one output (commit_together: all written in full first, then
+// the sidecars renamed, the .mtx last, recording the sidecars' sizes and hashes, see above).
+// Returns 0 (nothing is lost: weights are kept exactly).
 std::size_t write_matrix_market(const Spectrum& spectrum, const std::filesystem::path& mtx);
 
 // The sidecar paths of SPECTRUM.mtx.

@@ -1,0 +1,35 @@
+// The companions of a primary output file (a trace's tests sidecar, a matrix's tests and
+// elements lists) recorded in the primary by size and content hash, so that a reader of
+// a set mixed by an interrupted write (new companions beside the old primary, see
+// commit_together) gets one error line instead of wrong data. Internal to dlfl_io.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "dlfl/io/atomic_file.h"
+
+namespace dlfl::io::detail {
+
+// Follows the format's comment mark in the primary: `# dlfl companion RECORD` (lcov),
+// `% dlfl companion RECORD` (Matrix Market).
+inline constexpr std::string_view kCompanionTag = "dlfl companion ";
+
+// RECORD for `companion`, finished (AtomicFile::finish) but not yet committed:
+// `SUFFIX SIZE XXH3` where SUFFIX replaces the primary's extension to name the companion
+// (".tests.csv"; so renaming both files keeps the record true), SIZE is in bytes and
+// XXH3 the 64-bit XXH3 of the content in 16 hex digits. Empty for a companion written
+// directly (a device): there is nothing to check then. Throws dlfl::Error when the
+// temporary cannot be read back.
+std::string companion_record(const AtomicFile& companion, std::string_view suffix);
+
+// Checks RECORD, found on line `line` of `primary`, against the file it names beside
+// `primary`. Throws dlfl::Error(primary, line, "...") in one line when the record is
+// malformed, names a SUFFIX not in `known`, or the companion's size or hash differ.
+void check_companion(const std::filesystem::path& primary, std::size_t line, std::string_view record,
+                     std::initializer_list<std::string_view> known);
+
+}  // namespace dlfl::io::detail
