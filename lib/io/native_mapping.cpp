@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <new>
@@ -225,6 +226,7 @@ Spectrum native_spectrum(const MappedNative& map, NativeElements elements, bool 
                           Column<std::uint32_t>(map.view<std::uint32_t>(failing_tests), map.keeper),
                           Column<std::uint64_t>(map.view<std::uint64_t>(failing_offsets), map.keeper),
                           Column<std::uint32_t>(map.view<std::uint32_t>(failing_elements), map.keeper)));
+    if (has_failing && check_coverage) check_failing_rows(spectrum);
     // Counts read the failing rows only with binary outcomes (counts.cpp); otherwise the
     // pages the check above touched would stay in memory for nothing (12 MB of a 1M x 10k
     // spectrum with 3% failing tests: issue #7's peak-memory target).
@@ -233,6 +235,39 @@ Spectrum native_spectrum(const MappedNative& map, NativeElements elements, bool 
   } catch (const Error& e) {
     throw Error(file, 0, e.what());
   }
+}
+
+void check_failing_rows(const Spectrum& spectrum) {
+  const FailingCoverage* failing = spectrum.failing_coverage();
+  if (failing == nullptr) return;
+  const Coverage& coverage = spectrum.coverage();
+  // Each entry is a pair of the matrix: one lookup (a binary search in the element's
+  // tests, or a bit) per entry of the failing rows, a few percent of the matrix.
+  std::uint64_t pairs = 0;
+  for (std::size_t i = 0; i < failing->size(); ++i) {
+    const std::uint32_t test = failing->tests()[i];
+    for (const std::uint32_t e : failing->row(i))
+      if (!coverage.covers(test, e))
+        throw Error("the failing rows give test " + std::to_string(test) + " element " + std::to_string(e) +
+                    ", which the coverage matrix does not");
+    pairs += failing->row(i).size();
+  }
+  // And none missing: the matrix holds as many pairs of failing tests. Its ids counted
+  // against a bitmap of the failing tests, without a branch per id.
+  std::vector<std::uint64_t> is_failing(coverage.words_per_element(), 0);
+  for (const std::uint32_t t : failing->tests()) is_failing[t / 64] |= std::uint64_t{1} << (t % 64);
+  std::uint64_t in_matrix = 0;
+  if (coverage.is_dense()) {
+    const auto bits = coverage.all_bits();
+    const std::size_t words = is_failing.size();
+    for (std::size_t w = 0; w < bits.size(); ++w)
+      in_matrix += static_cast<std::uint64_t>(std::popcount(bits[w] & is_failing[w % words]));
+  } else {
+    for (const std::uint32_t t : coverage.test_ids()) in_matrix += (is_failing[t / 64] >> (t % 64)) & 1;
+  }
+  if (in_matrix != pairs)
+    throw Error("the failing rows hold " + std::to_string(pairs) + " covered pairs, the coverage matrix " +
+                std::to_string(in_matrix) + " for the failing tests");
 }
 
 void release(const void* data, std::size_t bytes) {

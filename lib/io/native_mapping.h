@@ -87,6 +87,14 @@ NativeElements native_elements(const MappedNative& map);
 // before it reads any id: only its first and last offsets are checked here.
 Spectrum native_spectrum(const MappedNative& map, NativeElements elements, bool check_coverage = true);
 
+// Checks that the failing rows attached to `spectrum` (the file's section) are the rows of
+// its failing tests in its coverage matrix, which must have been checked: counts take
+// ef from the rows and ef + ep from the matrix, so rows that disagree would rank
+// differently from the same spectrum converted. Throws dlfl::Error("what") (the caller
+// names the file). O(failing entries x log(tests of an element)) plus one pass over the
+// matrix's ids.
+void check_failing_rows(const Spectrum& spectrum);
+
 // Drops the whole pages of `values` (a view of a read-only file mapping, as map_native
 // makes) from this process's memory; they are read again from the page cache if used
 // again. Never for writable or anonymous memory: its contents would be lost.

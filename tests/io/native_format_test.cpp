@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "dlfl/error.h"
+#include "dlfl/failing_coverage.h"
 #include "io_test_support.h"
 
 namespace dlfl::io {
@@ -252,6 +253,50 @@ TEST(NativeFormat, ValidChecksumDoesNotExcuseBrokenStructure) {
       EXPECT_EQ(message, (dir / "bad.dlfl").string() + ": " + c.expected);
     }
   }
+}
+
+// The failing rows are a copy of the failing tests' rows of the matrix that counts read
+// instead of the matrix. A writer that got them wrong (or a file edited with its
+// checksum fixed up) would rank differently from the same spectrum converted: refused,
+// checksum or not, in sparse and dense files.
+TEST(NativeFormat, FailingRowsThatDisagreeWithTheMatrixAreRefused) {
+  TempDir dir;
+  // Elements 0..2; T0 (failing) covers 0 and 1, T1 (passing) 1 and 2, T2 (failing) 2.
+  auto spectrum = [](bool dense) {
+    SpectrumBuilder b;
+    for (std::uint32_t l = 1; l <= 3; ++l) b.add_element("a.cpp", l, l, "f");
+    b.add_test(TestCase::fail("T0"), {0, 1});
+    b.add_test(TestCase::pass("T1"), {1, 2});
+    b.add_test(TestCase::fail("T2"), {2});
+    Spectrum s = std::move(b).finish();
+    if (dense)
+      s = Spectrum(s.strings(), std::vector<ElementRecord>(s.elements().begin(), s.elements().end()), s.tests(),
+                   s.coverage().to_dense());
+    return s;
+  };
+  struct Case {
+    std::string name;
+    std::vector<std::uint64_t> offsets;
+    std::vector<std::uint32_t> elements;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"an element missing", {0, 1, 2}, {0, 2}, "the failing rows hold 2 covered pairs, the coverage matrix 3 for the failing tests"},
+      {"an element added", {0, 3, 4}, {0, 1, 2, 2}, "the failing rows give test 0 element 2, which the coverage matrix does not"},
+      {"rows swapped", {0, 1, 3}, {2, 0, 1}, "the failing rows give test 0 element 2, which the coverage matrix does not"},
+  };
+  for (const bool dense : {false, true})
+    for (const auto& c : cases) {
+      SCOPED_TRACE(c.name + (dense ? ", dense" : ", sparse"));
+      Spectrum s = spectrum(dense);
+      s.attach_failing_coverage(FailingCoverage(3, 3, std::vector<std::uint32_t>{0, 2}, c.offsets, c.elements));
+      write_native(s, dir / "bad.dlfl");
+      for (const bool checksum : {true, false})
+        EXPECT_EQ(error_of(dir / "bad.dlfl", {.verify_checksum = checksum}), (dir / "bad.dlfl").string() + ": " + c.expected);
+    }
+  // The rows the writer builds itself read back.
+  write_native(spectrum(false), dir / "good.dlfl");
+  EXPECT_EQ(read_native(dir / "good.dlfl").failing_coverage()->elements().size(), 3u);
 }
 
 TEST(NativeFormat, ElementNamingAStringOutsideThePoolIsRefused) {
