@@ -35,6 +35,8 @@ using merge::release;
 
 // ---- origins ---------------------------------------------------------------------------
 
+constexpr std::string_view kAllowDisjoint = "give --allow-disjoint to merge them anyway";
+
 SpectrumOrigin merged_origin(const std::vector<Input>& in) {
   SpectrumOrigin out;
   const Input* root_from = nullptr;
@@ -59,6 +61,26 @@ SpectrumOrigin merged_origin(const std::vector<Input>& in) {
   return out;
 }
 
+// Refuses an input without a source root beside one with, and one that meets no earlier
+// input in an element or a test: spectra of different programs, merged by mistake,
+// would otherwise give one silently. After the element union, whose mismatches say more.
+void check_related(const std::vector<Input>& in, const std::vector<char>& meets_element,
+                   const std::vector<char>& meets_test) {
+  auto has_root = [](const Input& i) { return !i.spectrum.origin().source_root.empty(); };
+  const auto rooted = std::find_if(in.begin(), in.end(), has_root);
+  const auto rootless = std::find_if_not(in.begin(), in.end(), has_root);
+  if (rooted != in.end() && rootless != in.end())
+    throw Error(rootless->name, 0,
+                "has no source root, but " + rooted->name + " was collected under " +
+                    rooted->spectrum.origin().source_root + ": nothing says they are of the same code; " +
+                    std::string(kAllowDisjoint));
+  for (std::size_t i = 1; i < in.size(); ++i)
+    if (!meets_element[i] && !meets_test[i])
+      throw Error(in[i].name, 0,
+                  "shares no element and no test with " + (i == 1 ? in[0].name : "the inputs before it") +
+                      ": spectra of different programs? " + std::string(kAllowDisjoint));
+}
+
 // ---- elements --------------------------------------------------------------------------
 
 bool same_element_table(const Spectrum& a, const Spectrum& b) {
@@ -78,6 +100,7 @@ struct ElementUnion {
   std::vector<ElementRecord> records;                 // when !shared_table
   std::vector<std::vector<std::uint32_t>> local_of;  // [input][output element] -> local or kNone
   std::size_t partial = 0;                            // elements missing from some input
+  std::vector<char> meets;                            // [input]: has an element of an earlier one
 
   std::uint32_t local(std::size_t input, std::size_t element) const {
     return shared_table ? static_cast<std::uint32_t>(element) : local_of[input][element];
@@ -110,8 +133,10 @@ ElementUnion unite_elements(const std::vector<Input>& in) {
     u.shared_table = same_element_table(in[i].spectrum, in.front().spectrum);
   if (u.shared_table) {
     u.strings = in.front().spectrum.strings();
+    u.meets.assign(in.size(), in.front().spectrum.element_count() > 0);
     return u;
   }
+  u.meets.assign(in.size(), 0);
   struct Origin {
     std::size_t input, element;
   };
@@ -127,6 +152,7 @@ ElementUnion unite_elements(const std::vector<Input>& in) {
         first_seen.push_back({i, e});
       } else {
         const Origin o = first_seen[it->second];
+        if (o.input != i) u.meets[i] = 1;
         const Spectrum& f = in[o.input].spectrum;
         const ElementRecord &a = f.element(o.element), &b = s.element(e);
         if (f.function(o.element) != s.function(e) || a.last_line != b.last_line ||
@@ -181,6 +207,7 @@ struct TestUnion {
   std::vector<TestCase> tests;
   std::vector<std::vector<std::uint32_t>> output_of;  // [input][local test] -> output test
   bool disjoint = true;                               // no test name in two inputs
+  std::vector<char> meets;                            // [input]: has a test of an earlier one
   std::size_t shared = 0, flaky_shared = 0;
 };
 
@@ -189,7 +216,10 @@ TestUnion unite_tests(std::vector<Input>& in) {
   std::unordered_map<std::string, std::uint32_t> index;
   std::vector<double> weight_sum;
   std::vector<std::uint32_t> runs;
-  for (auto& input : in) {
+  u.meets.assign(in.size(), 0);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    Input& input = in[i];
+    const std::size_t before = u.tests.size();  // tests of earlier inputs have lower ids
     input.test_base = static_cast<std::uint32_t>(u.tests.size());
     auto& map = u.output_of.emplace_back();
     for (const TestCase& t : input.spectrum.tests()) {
@@ -202,6 +232,7 @@ TestUnion unite_tests(std::vector<Input>& in) {
         continue;
       }
       u.disjoint = false;
+      if (it->second < before) u.meets[i] = 1;
       TestCase& m = u.tests[it->second];
       // The first failing run tells why it failed.
       if (weight_sum[it->second] == 0.0 && t.failed()) m.status = t.status, m.message = t.message;
@@ -371,10 +402,11 @@ class TempNative {
   fs::path path_;
 };
 
-MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
+MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output, const MergeOptions& options) {
   const SpectrumOrigin origin = merged_origin(in);
   const ElementUnion elements = unite_elements(in);
   TestUnion tests = unite_tests(in);
+  if (!options.allow_disjoint) check_related(in, elements.meets, tests.meets);
   const Spectrum& first = in.front().spectrum;
   const std::size_t element_count = elements.shared_table ? first.element_count() : elements.records.size();
   const std::size_t test_count = tests.tests.size();
@@ -575,16 +607,17 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output) {
 
 }  // namespace
 
-MergeStats merge_spectra(std::span<const fs::path> inputs, const fs::path& output, SpectrumFormat format) {
+MergeStats merge_spectra(std::span<const fs::path> inputs, const fs::path& output, SpectrumFormat format,
+                         const MergeOptions& options) {
   if (inputs.empty()) throw Error("nothing to merge: give at least one input spectrum");
   // Native inputs are mapped and checked as they are merged; their pages are dropped once
   // merged.
   std::vector<Input> in = merge::read_inputs(inputs);
-  if (format == SpectrumFormat::native) return merge_to_native(in, output);
+  if (format == SpectrumFormat::native) return merge_to_native(in, output, options);
   // Other formats hold the whole spectrum in memory anyway: merge into a native file
   // beside the output, then convert it.
   const TempNative temp(output);
-  const MergeStats stats = merge_to_native(in, temp.path());
+  const MergeStats stats = merge_to_native(in, temp.path(), options);
   in.clear();
   write_spectrum(read_native(temp.path()), output, format);
   return stats;

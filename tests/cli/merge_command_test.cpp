@@ -68,5 +68,36 @@ TEST_F(MergeCommand, BadInputIsOneLineExitTwo) {
   EXPECT_EQ(entries, 3u);
 }
 
+// Two spectra with no element and no test in common (of two programs, merged by
+// mistake), or one with a source root beside one without: refused, unless asked for.
+TEST_F(MergeCommand, UnrelatedInputsNeedAllowDisjoint) {
+  write(dir_ / "a.dlfl", {{TestCase::fail("T.one"), {0, 1}}});
+  SpectrumBuilder b;
+  b.add_element("lib/other.py", 7, 7, "g");
+  b.add_test(TestCase::pass("test_other"), {0});
+  Spectrum other = std::move(b).finish();
+  other.set_origin({"/src", 0});
+  io::write_native(other, dir_ / "other.dlfl");
+  write(dir_ / "rootless.dlfl", {{TestCase::pass("T.two"), {1}}}, "");
+
+  const std::string unrelated = q(dir_ / "a.dlfl") + " " + q(dir_ / "other.dlfl");
+  expect_refused(unrelated, (dir_ / "other.dlfl").string() + ": shares no element and no test with " +
+                                (dir_ / "a.dlfl").string() +
+                                ": spectra of different programs? give --allow-disjoint to merge them anyway");
+  expect_refused(q(dir_ / "a.dlfl") + " " + q(dir_ / "rootless.dlfl"),
+                 (dir_ / "rootless.dlfl").string() + ": has no source root, but " + (dir_ / "a.dlfl").string() +
+                     " was collected under /src: nothing says they are of the same code; give --allow-disjoint");
+
+  RunResult r = run_dlfl("merge " + unrelated + " --allow-disjoint -q -o " + q(dir_ / "m.dlfl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(io::read_spectrum(dir_ / "m.dlfl").element_count(), 5u);
+  r = run_dlfl("merge " + q(dir_ / "rootless.dlfl") + " " + q(dir_ / "a.dlfl") + " --allow-disjoint -q -o " +
+               q(dir_ / "m.dlfl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(io::read_spectrum(dir_ / "m.dlfl").origin().source_root, "/src");
+  r = run_dlfl("merge --help");
+  EXPECT_THAT(r.out, HasSubstr("--allow-disjoint"));
+}
+
 }  // namespace
 }  // namespace dlfl::testing

@@ -22,12 +22,21 @@ struct MergeStats {
   std::uint64_t covered_pairs = 0;  // nnz of the output
 };
 
+struct MergeOptions {
+  // Merge inputs that look like spectra of different programs: one that shares no element
+  // and no test with the inputs before it, or one without a source root beside one with.
+  bool allow_disjoint = false;
+};
+
 // Reads the inputs (any spectrum format; native files are mapped, not copied), joins them
 // and writes `output` atomically in `format`. Native output is streamed: memory holds the
 // output's per-element offsets, element and test tables, never its coverage or the inputs'.
 //
 // Same code: inputs whose origins name different source roots or probe map ids (both
-// known) are refused. Elements are the union, identified by (kind, file, first line) for
+// known) are refused; so are, unless `options.allow_disjoint`, an input with a source
+// root beside one without, and an input that shares no element and no test with the
+// inputs before it (nothing says they are of one program; merged, every element would
+// look covered by one input's tests only). Elements are the union, identified by (kind, file, first line) for
 // code and by name for extrinsic elements; one identified the same way with another
 // function or last line is not the same code and is refused. An element present in some
 // inputs only is kept and counts as not covered by the other inputs' tests.
@@ -41,6 +50,6 @@ struct MergeStats {
 // with) for an unreadable input, mismatched origins or element identities, and
 // dlfl::Error naming `output` when it cannot be written; no output is left behind then.
 MergeStats merge_spectra(std::span<const std::filesystem::path> inputs, const std::filesystem::path& output,
-                         SpectrumFormat format);
+                         SpectrumFormat format, const MergeOptions& options = {});
 
 }  // namespace dlfl::io
