@@ -3,7 +3,6 @@
 #include "dlfl/collect/collector.h"
 
 #include <fmt/format.h>
-#include <stdlib.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -21,35 +20,13 @@
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
 #include "element_table.h"
+#include "scratch_directory.h"
 
 namespace dlfl::collect {
 namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-// The run's scratch directory: one subdirectory per running test; removed at the end.
-class ScratchDir {
- public:
-  ScratchDir(const fs::path& parent, bool keep) : keep_(keep) {
-    const fs::path base = parent.empty() ? fs::temp_directory_path() : parent;
-    std::string pattern = (base / "dlfl-collect-XXXXXX").string();
-    if (!::mkdtemp(pattern.data()))
-      throw Error(base.string(), 0, std::string("cannot create the scratch directory: ") + std::strerror(errno));
-    path_ = pattern;
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ec;
-    if (!keep_) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const noexcept { return path_; }
-
- private:
-  fs::path path_;
-  bool keep_;
-};
 
 // Variables that keep GoogleTest to the one test we ask for and the report we read.
 const std::vector<std::string> kGtestEnvUnset = {"GTEST_FILTER", "GTEST_OUTPUT", "GTEST_SHARD_INDEX",
@@ -119,7 +96,8 @@ std::string name_list(const std::vector<std::string>& names, std::size_t limit =
 CollectResult collect(const CollectOptions& o, ProgressReporter& progress) {
   const auto started = Clock::now();
   const PathFilter filter(o.paths);  // a bad source root fails before anything runs
-  ScratchDir scratch(o.work_dir, o.keep_work);
+  // One subdirectory per running test; removed at the end.
+  const ScratchDirectory scratch(o.work_dir, "dlfl-collect", o.keep_work);
   CollectResult result;
   std::vector<std::string> notes;
   const std::vector<TestCommand> tests = list_tests(o, scratch.path(), notes);

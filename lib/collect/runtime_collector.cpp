@@ -15,7 +15,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -33,6 +32,7 @@
 #include "dlfl_rt/dlfl_rt_file.h"
 #include "dlfl_rt/dlfl_rt_messages.h"
 #include "runtime_spectrum.h"
+#include "scratch_directory.h"
 
 namespace dlfl::collect {
 namespace {
@@ -48,26 +48,6 @@ std::uint64_t monotonic_ns() {
   ::clock_gettime(CLOCK_MONOTONIC, &t);
   return static_cast<std::uint64_t>(t.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(t.tv_nsec);
 }
-
-// A fresh scratch directory, removed with the object unless kept.
-class WorkDir {
- public:
-  WorkDir(const fs::path& parent, bool keep) : keep_(keep) {
-    std::random_device rd;
-    path_ = (parent.empty() ? fs::temp_directory_path() : parent) /
-            ("dlfl-runtime-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
-    fs::create_directories(path_);
-  }
-  ~WorkDir() {
-    std::error_code ec;
-    if (!keep_) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-  bool keep_;
-};
 
 // --gtest_filter values selecting exactly `remaining` (in order), each short enough for one
 // argument: the positive list, else the negative list of everything else, else chunks.
@@ -157,7 +137,7 @@ RuntimeCollectResult collect_with_runtime(const RuntimeCollectOptions& o) {
     return *prepared;
   };
 
-  const WorkDir work(o.work_dir, o.keep_work);
+  const ScratchDirectory work(o.work_dir, "dlfl-runtime", o.keep_work);
   // The listing run writes no snapshot: DLFL_RT_FILE is not set for it. A listener that
   // records failure messages (dlfl_rt_messages.h) creates its file already here; then the
   // runs need no GoogleTest JSON report, whose writing costs more than a small test.

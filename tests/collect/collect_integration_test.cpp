@@ -4,6 +4,7 @@
 // command-template sources, and the errors users hit.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include "collect_test_support.h"
 #include "dlfl/collect/binary_probe.h"
@@ -388,6 +389,38 @@ TEST(CollectInterrupt, SigintStopsRunningTestsAndCleansUp) {
   EXPECT_THAT(slurp(dir / "err"), HasSubstr("interrupted"));
   EXPECT_TRUE(fs::is_empty(dir / "work"));
   EXPECT_FALSE(fs::exists(dir / "out.dlfl"));
+}
+
+// SIGKILL cannot be handled: the killed collect's scratch directory stays, named for its
+// pid, and the next collect in the same place removes it.
+TEST(CollectInterrupt, SigkillLeavesNothingPastTheNextCollect) {
+  TempDir dir;
+  const fs::path work = dir / "work";
+  fs::create_directories(work);
+  // Killed once Calc.Hang runs (its directory t0 exists).
+  const std::string kill_command =
+      std::string(DLFL_BINARY) + " collect --gtest " + mini("gcc") +
+      " --filter 'Calc.Hang' --timeout 120 --work-dir " + work.string() + " -o " + (dir / "out.dlfl").string() +
+      " 2>/dev/null & pid=$!; for i in $(seq 200); do ls -d " + work.string() +
+      "/dlfl-collect-*/t0 >/dev/null 2>&1 && break; sleep 0.1; done; kill -s KILL $pid; wait $pid; echo $?";
+  const CommandResult killed = run_shell(kill_command);
+  EXPECT_EQ(killed.out, "137\n");
+  // The test it ran (a process group of its own) outlives it; end it, or it would write
+  // into the scratch directory when it ends.
+  for (const auto& proc : fs::directory_iterator("/proc")) {
+    const std::string pid = proc.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (slurp(proc.path() / "cmdline").find(work.string()) != std::string::npos) ::kill(std::stoi(pid), SIGKILL);
+  }
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(work)) left.push_back(e.path().filename().string());
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_TRUE(left[0].starts_with("dlfl-collect-")) << left[0];
+
+  const Collected next =
+      collect(dir, "--gtest " + mini("gcc") + " --filter 'Calc.Abs*' --work-dir " + work.string() + " " + common_args());
+  EXPECT_EQ(next.run.exit_code, 0) << next.run.err;
+  EXPECT_TRUE(fs::is_empty(work)) << "the killed run's " << left[0] << " is reclaimed";
 }
 
 }  // namespace
