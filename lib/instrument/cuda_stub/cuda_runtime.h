@@ -95,6 +95,21 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
 }
 
+/* Device atomics (CUDA's sm_*_atomic_functions.h, which the stub does not include). */
+__device__ int atomicAdd(int* address, int value);
+__device__ unsigned int atomicAdd(unsigned int* address, unsigned int value);
+__device__ unsigned long long atomicAdd(unsigned long long* address, unsigned long long value);
+__device__ float atomicAdd(float* address, float value);
+__device__ double atomicAdd(double* address, double value);
+__device__ int atomicSub(int* address, int value);
+__device__ int atomicExch(int* address, int value);
+__device__ float atomicExch(float* address, float value);
+__device__ int atomicMin(int* address, int value);
+__device__ int atomicMax(int* address, int value);
+__device__ int atomicCAS(int* address, int compare, int value);
+__device__ unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
+                                        unsigned long long value);
+
 template <typename T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice);
