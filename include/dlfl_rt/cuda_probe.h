@@ -5,12 +5,14 @@
  *
  * Included by probe.h when __CUDACC__ is defined (nvcc, clang CUDA); needs the CUDA
  * runtime API (cudart). Coverage a kernel reached is lost when the process dies before
- * the next begin/end of a test: the device map lives in device memory until then.
+ * the next begin/end of a test, or when a kernel fault makes the context unusable (said
+ * once on stderr): the device map lives in device memory until then.
  */
 #ifndef DLFL_RT_CUDA_PROBE_H
 #define DLFL_RT_CUDA_PROBE_H
 
 #include <cuda_runtime.h>
+#include <stdio.h>
 
 /* Indexed by the global probe id; device probes write here, host probes never do. */
 static __device__ dlfl_rt_cell __dlfl_dmap[DLFL_RT_PROBE_COUNT];
@@ -31,8 +33,18 @@ static void dlfl_rt_flush_device_map(unsigned char* map, uint64_t count) {
     (void)cudaGetLastError();
   }
   if (!usable) return;
-  if (cudaMemcpyFromSymbol(dlfl_rt_device_map_copy, __dlfl_dmap, sizeof dlfl_rt_device_map_copy) !=
-      cudaSuccess) {
+  const cudaError_t copied =
+      cudaMemcpyFromSymbol(dlfl_rt_device_map_copy, __dlfl_dmap, sizeof dlfl_rt_device_map_copy);
+  if (copied != cudaSuccess) {
+    /* A kernel fault (illegal address, trap) leaves the context unusable: the device map
+     * cannot be read again in this process, so say once what is lost. */
+    static int told;
+    if (!told++)
+      fprintf(stderr,
+              "dlfl_rt: device coverage lost: cannot copy a CUDA unit's probe map back (%s: %s); the device "
+              "lines reached since the last test began or ended, and by every later test of this process, "
+              "are not recorded\n",
+              cudaGetErrorName(copied), cudaGetErrorString(copied));
     (void)cudaGetLastError();
     return;
   }
