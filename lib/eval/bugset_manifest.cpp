@@ -8,6 +8,7 @@
 #include <ostream>
 #include <set>
 
+#include "bugscpp_json.h"
 #include "dlfl/error.h"
 #include "dlfl/eval/bugset_names.h"
 #include "dlfl/io/text_file.h"
@@ -192,6 +193,7 @@ std::string manifest_line(const BugReport& bug) {
     line["labels"] = Json{{"first", labels_json(bug.labels->first)},
                           {"second", labels_json(bug.labels->second)},
                           {"agreed", labels_json(bug.labels->agreed)}};
+  if (bug.bugscpp) line["bugscpp"] = bugscpp_json(*bug.bugscpp);
   return line.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -239,6 +241,8 @@ BugReport parse_manifest_line(std::string_view line, const std::string& source_n
     bug.labels = BugLabels{reader.annotator(labels, "first"), reader.annotator(labels, "second"),
                            reader.annotator(labels, "agreed")};
   }
+  if (const Json& defect = reader.member(value, "bugscpp", false); !defect.is_null())
+    bug.bugscpp = parse_bugscpp_json(defect, source_name, line_number);
   return bug;
 }
 

@@ -1,5 +1,6 @@
-// `dlfl bugset import denchmark DIR` and `dlfl bugset stats MANIFEST`: thin front-ends to
-// the bug-set library (Denchmark importer, JSON-lines manifest, labels, statistics).
+// `dlfl bugset import denchmark|bugscpp DIR` and `dlfl bugset stats MANIFEST`: thin
+// front-ends to the bug-set library (Denchmark and BugsC++ importers, JSON-lines manifest,
+// labels, statistics).
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -12,6 +13,7 @@
 #include "dlfl/bench/git_clone.h"
 #include "dlfl/limits.h"
 #include "dlfl/error.h"
+#include "dlfl/eval/bugscpp_import.h"
 #include "dlfl/eval/bugset_candidates.h"
 #include "dlfl/eval/bugset_labels.h"
 #include "dlfl/eval/bugset_manifest.h"
@@ -31,6 +33,13 @@ struct ImportOptions {
 };
 
 void run_import(const ImportOptions& o) {
+  if (o.source == "bugscpp") {
+    if (!o.labels.empty()) throw Error("--labels joins Denchmark bugs' labels; BugsC++ defects have none");
+    const std::vector<eval::BugReport> bugs = eval::import_bugscpp(o.dir);
+    write_output(o.output, [&](std::ostream& out) { eval::write_manifest(out, bugs); });
+    std::cerr << "dlfl: imported " << bugs.size() << " BugsC++ defects\n";
+    return;
+  }
   eval::DenchmarkImportOptions options;
   options.strict = o.strict;
   options.threads = o.threads;
@@ -254,11 +263,16 @@ void add_bugset_command(CLI::App& app) {
       "Read a bug set's raw reports into a manifest: one JSON object a line per bug (id, project,\n"
       "category, languages, title, body, fix commit, changed files with deleted/added lines).\n"
       "A malformed report is skipped with a warning naming its file (--strict: an error).\n"
-      "Example: dlfl bugset import denchmark ~/Denchmark_BRs -o manifest.jsonl --labels labels.csv");
-  import->add_option("SOURCE", in->source, "Bug set kind: denchmark")
+      "bugscpp: a BugsC++ checkout's taxonomy (meta.json, patches, extra files; one bug per defect,\n"
+      "the buggy patch's lines as ground truth, what `bugset reproduce` needs to build and run its cases).\n"
+      "Example: dlfl bugset import denchmark ~/Denchmark_BRs -o manifest.jsonl --labels labels.csv\n"
+      "Example: dlfl bugset import bugscpp ~/bugscpp -o bugscpp.jsonl");
+  import->add_option("SOURCE", in->source, "Bug set kind: denchmark or bugscpp")
       ->required()
-      ->check(CLI::IsMember({"denchmark"}));
-  import->add_option("DIR", in->dir, "A Denchmark_BRs checkout (or the directory holding one)")->required();
+      ->check(CLI::IsMember({"denchmark", "bugscpp"}));
+  import->add_option("DIR", in->dir,
+                     "A Denchmark_BRs checkout (or the directory holding one); a BugsC++ checkout or its taxonomy folder")
+      ->required();
   import->add_option("-o,--output", in->output, "Manifest file, written atomically (default: stdout)");
   import->add_option("--labels", in->labels,
                      "Join Jahan et al.'s labels.csv (bug type, extrinsic, both annotators) by bug id");

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dlfl/eval/bugscpp_defect.h"
 #include "dlfl/eval/ground_truth.h"
 
 namespace dlfl::eval {
@@ -96,6 +97,8 @@ struct BugReport {
   std::string fix_date;    // commit date as recorded, e.g. "2018-03-09 14:33:10-08:00"
   std::vector<FileChange> files;
   std::optional<BugLabels> labels;  // set by join_labels when the bug was annotated
+  // A BugsC++ defect (`bugset import bugscpp`): how to build it and run its cases.
+  std::optional<BugsCppDefect> bugscpp;
 };
 
 // The distinct change types of a bug's files, in enum order.

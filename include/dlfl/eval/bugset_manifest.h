@@ -25,7 +25,10 @@ namespace dlfl::eval {
 //               "start_line": 3, "end_line": 9, "deleted_lines": [4],
 //               "added_lines": [4]}]}],
 //    "labels": {"first":  {"dl_bug": true, "dl_bug_type": "API", "extrinsic": true},
-//               "second": {...}, "agreed": {...}}}
+//               "second": {...}, "agreed": {...}},
+//    "bugscpp": {...}}
+// "bugscpp" is present only for a BugsC++ defect (bugscpp_defect.h; its members are
+// listed in lib/eval/bugscpp_json.h) and is read back unchanged.
 // A missing file name (added/deleted file) is null; an unset label or empty bug type is
 // null; "labels" is absent when the bug has none; "change_types" is derived from
 // "files" (written for readers' convenience, ignored when read).
