@@ -5,6 +5,7 @@
 #include <chrono>
 #include <set>
 
+#include "dlfl/bench/bugscpp_reproduction.h"
 #include "dlfl/bench/download_detection.h"
 #include "dlfl/bench/watchdog.h"
 #include "dlfl/bench/work_tree.h"
@@ -77,6 +78,7 @@ std::string output_tail(const std::string& output, std::size_t lines = 5) {
 }
 
 std::string group_of(const eval::BugReport& bug) {
+  if (bug.bugscpp) return "traditional";  // BugsC++: the non-DL side of a comparison
   if (!bug.labels) return "unlabelled";
   const auto& extrinsic = bug.labels->agreed.extrinsic;
   if (!extrinsic) return "disputed";
@@ -84,6 +86,7 @@ std::string group_of(const eval::BugReport& bug) {
 }
 
 std::string bug_type_of(const eval::BugReport& bug) {
+  if (bug.bugscpp) return "traditional";
   if (!bug.labels) return "unlabelled";
   const auto& agreed = bug.labels->agreed;
   if (!agreed.dl_bug_type.empty()) return agreed.dl_bug_type;
@@ -117,6 +120,7 @@ FaultRecord describe_bug(const BugPlan& plan) {
 
 FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const BugPlan& plan,
                           const std::function<void(const std::string&)>& log) {
+  if (plan.bug->bugscpp) return reproduce_bugscpp_bug(c, tree, plan, log);
   const auto start = std::chrono::steady_clock::now();
   FaultRecord r = describe_bug(plan);
   auto discard = [&](const std::string& reason, const std::string& detail) {

@@ -18,6 +18,7 @@
 #include <xxhash.h>
 
 #include "dlfl/bench/bug_reproduction.h"
+#include "dlfl/bench/bugscpp_reproduction.h"
 #include "dlfl/bench/results_store.h"
 #include "dlfl/bench/run_directory.h"
 #include "dlfl/bench/subject.h"
@@ -151,7 +152,8 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   for (const auto* bug : selected) {
     auto& clone = clones[bug->project];
     if (!clone) {
-      clone = std::make_unique<GitClone>(GitClone::find(o.repos, bug->project));
+      clone = std::make_unique<GitClone>(bug->bugscpp ? find_bugscpp_clone(o.repos, *bug)
+                                                      : GitClone::find(o.repos, bug->project));
       if (!clone->remote_warning().empty() && o.warn) o.warn(clone->remote_warning());
     }
     BugPlan plan;
@@ -250,7 +252,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
           const FaultContext& context = projects.at(plan.bug->project).context;
           const WorkTree tree = trees.for_worker(k, plan.bug->project, *plan.clone);
           FaultRecord record;
-          if (plan.parent.empty()) {
+          if (plan.parent.empty() && !plan.bug->bugscpp) {  // BugsC++ patches the fix itself
             record = describe_bug(plan);
             record.reason = "checkout failed";
             record.detail = "the fix " + plan.fix.substr(0, 12) + " has no parent commit";

@@ -32,7 +32,8 @@ struct BugPlan {
 };
 
 // The record a bug starts with: ids, labels (group: extrinsic/intrinsic/disputed/
-// unlabelled; bug_type: the agreed DL bug type, "not DL", "disputed" or "unlabelled"),
+// unlabelled; bug_type: the agreed DL bug type, "not DL", "disputed" or "unlabelled";
+// both "traditional" for a BugsC++ defect),
 // the ground truth and its first item.
 FaultRecord describe_bug(const BugPlan& plan);
 
