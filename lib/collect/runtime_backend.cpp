@@ -61,7 +61,7 @@ class RuntimeBackend final : public CoverageBackend {
           probes.insert(probes.end(), slot.probes.begin(), slot.probes.end());
         });
       } catch (const Error& e) {
-        throw Error(fmt::format("test {}: {}", test, e.what()));
+        throw Error(fmt::format("test {}: {}", test, e.message()));
       }
       // Id 0 is "unknown" on either side (hand-written maps, runtimes fed by other tools).
       if (snap.map_id && map_id_ && snap.map_id != map_id_)

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,16 +65,22 @@ Formula make_formula(std::string_view text) {
     double star = 0;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), star);
     if (ec != std::errc() || end != digits.data() + digits.size() || !(star > 0) || star > 64)
-      throw Error("formula '" + std::string(text) + "': the DStar exponent must be a number in (0, 64]");
+      throw Error("formula '" + excerpt(text) + "': the DStar exponent must be a number in (0, 64]");
     return Formula("dstar:" + std::string(digits), "ef^" + std::string(digits) + " / (ep+nf)",
                    "x/0 = +inf (ranks first) for x > 0, 0 for x = 0",
                    [star](const Counts& c) { return detail::dstar(c, star); });
   }
-  // Not a name: a custom expression. A lone unknown word is more likely a typo of a
-  // formula name than an expression, so say that instead of "unknown variable".
-  if (is_plain_name(text) && text != "ef" && text != "ep" && text != "nf" && text != "np")
-    throw Error("unknown formula '" + std::string(text) + "'" + list_hint());
-  Expression expression = Expression::parse(text);
+  // Not a name: a custom expression. Text that could be a name (letters, digits, '-',
+  // '_', ':') and does not parse is more likely a typo of a formula name than an
+  // expression, so say that instead of "unknown variable"; `ef-1` parses and is one.
+  std::optional<Expression> parsed;
+  try {
+    parsed = Expression::parse(text);
+  } catch (const Error&) {
+    if (is_plain_name(text)) throw Error("unknown formula '" + excerpt(text) + "'" + list_hint());
+    throw;
+  }
+  Expression expression = std::move(*parsed);
   return Formula(std::string(text), std::string(text), "IEEE: x/0 = +inf, 0/0 ranks last",
                  [expression](const Counts& c) { return expression.evaluate(c); });
 }

@@ -197,7 +197,7 @@ Spectrum SpectrumBuilder::finish() && {
     Coverage coverage = std::move(coverage_).finish(elements_.size());
     return Spectrum(std::move(strings_), std::move(elements_), std::move(tests_), std::move(coverage));
   } catch (const Error& e) {
-    throw Error(std::string("spectrum: ") + e.what());
+    throw Error(std::string("spectrum: ") + e.message());
   }
 }
 

@@ -57,7 +57,7 @@ void StreamedChecks::run(Check&& check) {
     check();
   } catch (const Error& e) {
     checksum_->verify();  // a damaged file: the damage explains the broken structure
-    throw Error(map_.file, 0, e.what());
+    throw Error(map_.file, 0, e.message());
   }
 }
 

@@ -77,6 +77,21 @@ TEST(ExpressionTest, PrecedenceAndAssociativity) {
   EXPECT_DOUBLE_EQ(constant("10/4"), 2.5);  // no integer division
 }
 
+TEST(ExpressionTest, MinusIsUnaryOrBinaryAnywhere) {
+  const Counts counts = sample_counts();  // ef = 3 2 1 0 3
+  auto scores = [&](std::string_view text) { return Expression::parse(text).evaluate(counts); };
+  EXPECT_TRUE((scores("ef-1") == counts.ef - 1.0).all());
+  EXPECT_TRUE((scores("-ef+2") == 2.0 - counts.ef).all());
+  EXPECT_TRUE((scores("ef*-1") == -counts.ef).all());
+  EXPECT_TRUE((scores("2--ef") == 2.0 + counts.ef).all());
+  EXPECT_TRUE((scores("ef-ep") == counts.ef - counts.ep).all());
+  EXPECT_TRUE((scores("ef/-(ep+1)") == -counts.ef / (counts.ep + 1.0)).all());
+  EXPECT_DOUBLE_EQ(constant("1-1"), 0.0);
+  EXPECT_DOUBLE_EQ(constant("1--1"), 2.0);
+  EXPECT_DOUBLE_EQ(constant("-1-1"), -2.0);
+  EXPECT_DOUBLE_EQ(constant("2^-1-1"), -0.5);
+}
+
 TEST(ExpressionTest, LeadingMinusAppliesAfterThePowerOfAVariable) {
   ArrayXd ef(2);
   ef << 3, -2;

@@ -149,6 +149,24 @@ TEST(Formula, UnknownNamesAndBadExponentsAreErrors) {
   EXPECT_THROW(make_formula("dstar:0"), Error);
 }
 
+TEST(Formula, AnExpressionThatLooksLikeANameIsAnExpression) {
+  // Letters, digits and '-' could spell a formula name (russell-rao), but ef-1 parses.
+  EXPECT_EQ(make_formula("ef-1").definition(), "ef-1");
+  EXPECT_EQ(make_formula("ef-ep").name(), "ef-ep");
+  EXPECT_THAT([] { make_formula("russel-rao"); },
+              ::testing::ThrowsMessage<Error>(::testing::HasSubstr("unknown formula 'russel-rao'")));
+}
+
+TEST(Formula, AnUnknownNameIsEchoedInPart) {
+  const std::string name(120000, 'x');
+  try {
+    make_formula(name);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown formula '" + std::string(60, 'x') + "...' (`dlfl formulas` lists the names)");
+  }
+}
+
 // Every formula on every corner of the count space: finite scores only.
 TEST(Formula, NoNaNOrInfinityAnywhere) {
   std::vector<double> ef, ep, nf, np;

@@ -122,7 +122,7 @@ CMakeCandidates count_cmake_candidates(const std::vector<eval::BugReport>& bugs,
       try {
         clone = bench::GitClone::find(repos, bug.project);
       } catch (const Error& e) {
-        warn(e.what());
+        warn(e.message());
       }
       it = clones.emplace(bug.project, std::move(clone)).first;
     }

@@ -170,7 +170,7 @@ void run_eval(const EvalOptions& o) {
         evaluate_job(job, o, evaluations);
       } catch (const Error& e) {
         // Name the batch row too: the inner message may name only a ranking file.
-        throw Error(o.batch, entry.line, e.what());
+        throw Error(o.batch, entry.line, e.message());
       }
     }
   }

@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage_error(app, e.what());
   } catch (const dlfl::Error& e) {
-    dlfl::cli::print_error(e.what());
+    dlfl::cli::print_error(e.message());  // what() would stop at a NUL byte the message holds
     return dlfl::cli::kExitBadInput;
   } catch (const std::filesystem::filesystem_error& e) {
     // A file or directory the user named or the environment provides (permissions, a

@@ -66,7 +66,7 @@ Technique load_technique(const RankOptions& o, const Spectrum& elements) {
   try {
     t.functions = graph::join_functions(elements, calls);
   } catch (const Error& e) {
-    throw Error(o.call_graph, 0, e.what());
+    throw Error(o.call_graph, 0, e.message());
   }
   return t;
 }
