@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::collect {
 namespace {
@@ -24,25 +25,14 @@ namespace {
 class MappedFile {
  public:
   explicit MappedFile(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      throw Error(path.string(), 0, "not a regular file");
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
+    const io::InputFile file(path);  // a FIFO or device is refused before anything reads it
+    size_ = file.size();
     if (size_ > 0) {
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        const int e = errno;
-        ::close(fd);
-        throw Error(path.string(), 0, std::string("cannot map: ") + std::strerror(e));
-      }
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.fd(), 0);
+      if (p == MAP_FAILED) throw Error(path.string(), 0, std::string("cannot map: ") + std::strerror(errno));
       data_ = static_cast<const char*>(p);
     }
-    ::close(fd);
-  }
+  }  // the mapping keeps the file open
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
   ~MappedFile() {

@@ -14,6 +14,7 @@
 #include "dlfl/error.h"
 #include "dlfl/io/coverage_py_json.h"
 #include "dlfl/io/pytest_run_report.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::collect {
 namespace {
@@ -37,11 +38,11 @@ TestCase outcome_of(const io::PytestRunTest& t) {
 }
 
 std::string read_source(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  try {
+    return io::read_file_bytes(path);  // a FIFO in the source tree must not hang the run
+  } catch (const Error&) {
+    return {};
+  }
 }
 
 // Python file name -> its element name (nullopt: left out), the source's path on disk.

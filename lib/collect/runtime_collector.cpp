@@ -28,6 +28,7 @@
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
+#include "dlfl/io/text_file.h"
 #include "dlfl_rt/dlfl_rt.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 #include "dlfl_rt/dlfl_rt_messages.h"
@@ -104,8 +105,13 @@ struct PreparedMap {
 // Starts preparing the map; `failed` becomes true as soon as that fails, so that a run can
 // be cut short instead of a bad map being reported only after the whole suite.
 std::future<std::unique_ptr<PreparedMap>> prepare_map(const RuntimeCollectOptions& o, std::atomic<bool>& failed) {
-  // A map that cannot even be opened is reported before anything runs, as before.
-  if (!std::ifstream(o.probe_map)) (void)instrument::read_probe_map(o.probe_map);
+  // A map that cannot even be opened (or is no regular file) is reported, in the map
+  // reader's words, before anything runs; io::InputFile's check cannot block on a FIFO.
+  try {
+    const io::InputFile check(o.probe_map);
+  } catch (const Error&) {
+    (void)instrument::read_probe_map(o.probe_map);
+  }
   return std::async(std::launch::async, [&o, &failed] {
     try {
       return std::make_unique<PreparedMap>(o);

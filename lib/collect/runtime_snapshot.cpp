@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 #include "dlfl_rt/dlfl_rt.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 
@@ -23,17 +24,9 @@ namespace fs = std::filesystem;
 
 class ReadOnlyFile {
  public:
-  explicit ReadOnlyFile(const fs::path& path) : name_(path.string()) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw Error(name_, 0, "cannot open the runtime snapshot: " + std::string(std::strerror(errno)));
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0 || S_ISDIR(st.st_mode)) {
-      ::close(fd_);
-      throw Error(name_, 0, "is a directory, not a runtime snapshot file");
-    }
-    size_ = static_cast<std::uint64_t>(st.st_size);
-  }
-  ~ReadOnlyFile() { ::close(fd_); }
+  // io::InputFile refuses a FIFO or device (--snapshot /dev/zero) before anything reads it.
+  explicit ReadOnlyFile(const fs::path& path)
+      : file_(path), name_(file_.name()), fd_(file_.fd()), size_(file_.size()) {}
   ReadOnlyFile(const ReadOnlyFile&) = delete;
   ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
 
@@ -76,6 +69,7 @@ class ReadOnlyFile {
     }
   }
 
+  io::InputFile file_;
   std::string name_;
   int fd_ = -1;
   std::uint64_t size_ = 0;

@@ -8,6 +8,7 @@
 
 #include "dlfl/collect/process.h"
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::collect {
 namespace {
@@ -161,18 +162,17 @@ std::vector<TestCommand> list_gtest_tests(const std::filesystem::path& binary, c
 }
 
 std::vector<std::string> read_test_list(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw Error(file.string(), 0, "cannot read the test list");
+  io::TextFileLines lines(file, io::kMaxFieldBytes, "test name");
   std::vector<std::string> names;
   std::unordered_set<std::string> seen;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
+  for (std::string_view line; lines.next(line);) {
     const auto name = trim(line);
     if (name.empty() || name.front() == '#') continue;
-    if (!seen.emplace(name).second) throw Error(file.string(), number, fmt::format("test '{}' is listed twice", name));
+    if (!seen.emplace(name).second)
+      throw Error(lines.name(), lines.line_number(), fmt::format("test '{}' is listed twice", excerpt(name)));
     names.emplace_back(name);
   }
-  if (names.empty()) throw Error(file.string(), 0, "the test list names no test");
+  if (names.empty()) throw Error(lines.name(), 0, "the test list names no test");
   return names;
 }
 

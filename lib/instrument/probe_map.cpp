@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"  // kMaxFieldBytes only: this library links no dlfl_io
 
 namespace dlfl::instrument {
 namespace {
@@ -53,12 +54,19 @@ Fields split_tabs(std::string_view line) {
 }
 
 // The file's bytes, read whole (then cut into lines in place: getline per line was most of
-// the read) into a buffer sized from fstat, growing for files that do not know their size.
+// the read) into a buffer sized from fstat. This library links no dlfl_io, so the checks of
+// io::InputFile are repeated here: opened non-blocking and refused unless a regular file,
+// before any read, so that a FIFO cannot hang the read and /dev/zero cannot fill memory.
 std::string read_whole(const std::filesystem::path& path, const std::string& name) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw Error(name, 0, "cannot open the probe map");
   struct stat st {};
-  std::string bytes(::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) + 1 : 65536, '\0');
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const bool directory = S_ISDIR(st.st_mode);
+    ::close(fd);
+    throw Error(name, 0, directory ? "is a directory, expected a probe map file" : "not a regular file");
+  }
+  std::string bytes(st.st_size > 0 ? static_cast<std::size_t>(st.st_size) + 1 : 65536, '\0');
   std::size_t used = 0;
   for (;;) {
     if (used == bytes.size()) bytes.resize(bytes.size() * 2);
@@ -81,7 +89,7 @@ T parse_number(std::string_view text, const std::string& file, std::size_t line,
   T value{};
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
   if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    throw Error(file, line, "expected a number, found '" + std::string(text) + "'");
+    throw Error(file, line, "expected a number, found '" + excerpt(text) + "'");
   return value;
 }
 
@@ -141,8 +149,6 @@ void write_probe_map(const ProbeMap& map, const std::filesystem::path& path) {
 
 ProbeMap read_probe_map(const std::filesystem::path& path) {
   const std::string name = path.string();
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(name, 0, "is a directory, expected a probe map file");
   const std::string content = read_whole(path, name);
   ProbeMap map;
   bool magic = false, have_count = false;
@@ -151,6 +157,9 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
     ++line;
     std::size_t eol = content.find('\n', at);
     if (eol == std::string::npos) eol = content.size();
+    // The bound every text reader applies to a line (io::kMaxFieldBytes): no record of a
+    // map comes near it, a corrupt file's megabyte "name" would be copied whole.
+    if (eol - at > io::kMaxFieldBytes) throw Error(name, line, "line longer than the 1 MiB limit");
     std::string_view text(content.data() + at, eol - at);
     at = eol + 1;
     // Maps edited or checked out on Windows: CRLF line ends and a byte-order mark.
@@ -161,12 +170,12 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
     const std::string_view kind = f[0];
     auto need = [&](std::size_t n) {
       if (f.size() != n)
-        throw Error(name, line, "'" + std::string(kind) + "' needs " + std::to_string(n - 1) + " fields");
+        throw Error(name, line, "'" + excerpt(kind) + "' needs " + std::to_string(n - 1) + " fields");
     };
     if (!magic) {
       if (kind != kMagic) throw Error(name, line, "not a dlfl probe map");
       need(2);
-      if (f[1] != "1") throw Error(name, line, "unsupported probe map version " + std::string(f[1]));
+      if (f[1] != "1") throw Error(name, line, "unsupported probe map version " + excerpt(f[1]));
       magic = true;
     } else if (kind == "root") {
       need(2);
@@ -195,14 +204,14 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
       if (f[6] == "h") s.space = ProbeSpace::host;
       else if (f[6] == "d") s.space = ProbeSpace::device;
       else if (f[6] == "hd") s.space = ProbeSpace::host_device;
-      else throw Error(name, line, "probe space must be h, d or hd, found '" + std::string(f[6]) + "'");
+      else throw Error(name, line, "probe space must be h, d or hd, found '" + excerpt(f[6]) + "'");
       if (!have_count || s.probe >= map.probe_count)
         throw Error(name, line, "probe " + std::to_string(s.probe) + " is outside the declared count");
       if (s.file >= map.files.size() || s.function >= map.functions.size())
         throw Error(name, line, "site refers to an undeclared file or function");
       map.sites.push_back(s);
     } else {
-      throw Error(name, line, "unknown record '" + std::string(kind) + "'");
+      throw Error(name, line, "unknown record '" + excerpt(kind) + "'");
     }
   }
   if (!magic) throw Error(name, 0, "empty file, not a dlfl probe map");

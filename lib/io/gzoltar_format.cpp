@@ -11,6 +11,7 @@
 namespace dlfl::io {
 namespace fs = std::filesystem;
 using detail::LineReader;
+using detail::TextFileLines;
 
 namespace {
 
@@ -91,7 +92,7 @@ std::vector<TestCase> read_tests_csv(const fs::path& path) {
       }
       if (!trace_open)
         throw Error(file, lines.line_number(),
-                    "expected name,outcome,runtime,stacktrace, found '" + std::string(line) + "'");
+                    "expected name,outcome,runtime,stacktrace, found '" + excerpt(line) + "'");
       auto& message = tests.back().message;
       message.append(blank_lines + 1, '\n').append(line);
       blank_lines = 0;
@@ -105,7 +106,7 @@ std::vector<TestCase> read_tests_csv(const fs::path& path) {
       test = TestCase::fail(std::move(record.name));
     } else {
       throw Error(file, lines.line_number(),
-                  "unknown outcome '" + std::string(record.outcome) +
+                  "unknown outcome '" + excerpt(record.outcome) +
                       "': expected PASS, FAIL or ERROR");
     }
     if (!record.runtime.empty()) {
@@ -114,7 +115,7 @@ std::vector<TestCase> read_tests_csv(const fs::path& path) {
       const auto [end, ec] = std::from_chars(first, last, test.runtime_ns);
       if (ec != std::errc() || end != last)
         throw Error(file, lines.line_number(),
-                    "runtime '" + std::string(record.runtime) +
+                    "runtime '" + excerpt(record.runtime) +
                         "' is not a whole number of nanoseconds");
     }
     test.message.assign(record.trace);
@@ -182,7 +183,9 @@ Spectrum read_gzoltar(const fs::path& path, std::vector<FaultMark>* marks) {
 
   const fs::path matrix_path = dir / "matrix.txt";
   const std::string matrix_file = matrix_path.string();
-  const std::string matrix = detail::read_text_file(matrix_path);
+  // Streamed: the matrix is by far the largest file, and garbage in it is refused after
+  // one row's worth of bytes instead of after reading it all.
+  TextFileLines matrix(matrix_path, detail::max_matrix_row_bytes(builder.element_count()), "matrix row");
   detail::parse_matrix(
       matrix, tests.size(), builder.element_count(), matrix_file, tests_path.filename().string(),
       [&](std::size_t row, std::size_t row_line, std::span<const std::uint32_t> covered,

@@ -1,6 +1,7 @@
 // Text pieces shared by GZoltar's two layouts: files, lines, matrix rows, element names.
 #include "gzoltar_text.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "dlfl/error.h"
@@ -16,6 +17,10 @@ bool LineReader::next(std::string_view& line) {
   pos_ = end + 1;
   ++line_;
   return true;
+}
+
+std::size_t max_matrix_row_bytes(std::size_t elements) noexcept {
+  return std::max(kMaxFieldBytes, 4 * (elements + 1));
 }
 
 bool parse_matrix_row(std::string_view row, std::size_t elements, const std::string& file,
@@ -39,7 +44,8 @@ bool parse_matrix_row(std::string_view row, std::size_t elements, const std::str
       skip_blanks();
       if (p != end)
         throw Error(file, line,
-                    "unexpected '" + std::string(p, end) + "' after the outcome " + std::string(cell));
+                    "unexpected '" + excerpt(std::string_view(p, static_cast<std::size_t>(end - p))) +
+                        "' after the outcome " + std::string(cell));
       if (cells != elements)
         throw Error(file, line,
                     "row has " + std::to_string(cells) + " cells, expected " +
@@ -50,7 +56,7 @@ bool parse_matrix_row(std::string_view row, std::size_t elements, const std::str
       if (cells < elements) covered.push_back(static_cast<std::uint32_t>(cells));
     } else if (cell != "0") {
       throw Error(file, line,
-                  "cell " + std::to_string(cells + 1) + " is '" + std::string(cell) +
+                  "cell " + std::to_string(cells + 1) + " is '" + excerpt(cell) +
                       "': expected 0 or 1 (or + / - to end the row)");
     }
     ++cells;

@@ -1,5 +1,5 @@
 // Text pieces shared by GZoltar's two layouts (1.7+ `txt/` and the legacy matrix/spectra
-// pair): whole-file reading, line splitting, matrix rows and element names. Internal.
+// pair): file reading, line splitting, matrix rows and element names. Internal.
 #pragma once
 
 #include <cstdint>
@@ -16,8 +16,10 @@
 
 namespace dlfl::io::detail {
 
-// The whole file as one string, BOM dropped (include/dlfl/io/text_file.h).
+// The whole file as one string, BOM dropped, or its lines streamed
+// (include/dlfl/io/text_file.h).
 using io::read_text_file;
+using io::TextFileLines;
 
 // Splits a buffer into lines without copying; strips a trailing '\r' (files written on
 // Windows). line_number() is 1-based and names the line last returned.
@@ -40,13 +42,24 @@ class LineReader {
 bool parse_matrix_row(std::string_view row, std::size_t elements, const std::string& file,
                       std::size_t line, std::vector<std::uint32_t>& covered);
 
-// Parses a whole matrix into `rows`-many rows, calling on_row(test index, line number,
-// covered, failed) for each. Blank lines at the end of the file are ignored. Throws
-// dlfl::Error(file, line, ...) when the matrix has more or fewer rows than `rows`, or for
-// a bad row. `what_rows` names the source of the expected count in messages.
-template <class OnRow>
-void parse_matrix(std::string_view text, std::size_t rows, std::size_t elements,
-                  const std::string& file, const std::string& what_rows, OnRow&& on_row);
+// The longest matrix row a reader accepts for `elements` columns: a cell and its blank take
+// two bytes, and up to twice that is allowed for wider spacing, but at least
+// kMaxFieldBytes. A bound known before the rows are read, so that a garbage matrix (no
+// line break in gigabytes) is refused after reading that much of it.
+std::size_t max_matrix_row_bytes(std::size_t elements) noexcept;
+
+// `rows` for a matrix whose row count nothing else gives (the legacy layout).
+inline constexpr std::size_t kAnyRowCount = static_cast<std::size_t>(-1);
+
+// Parses the matrix rows `lines` gives (a LineReader over text in memory, or a
+// TextFileLines streaming a file) into `rows`-many rows, calling on_row(test index, line
+// number, covered, failed) for each. Blank lines at the end of the file are ignored.
+// Throws dlfl::Error(file, line, ...) when the matrix has more or fewer rows than `rows`
+// (unless kAnyRowCount), or for a bad row. `what_rows` names the source of the expected
+// count in messages.
+template <class Lines, class OnRow>
+void parse_matrix(Lines& lines, std::size_t rows, std::size_t elements, const std::string& file,
+                  const std::string& what_rows, OnRow&& on_row);
 
 // Writes the matrix of `spectrum` in GZoltar's syntax. A test counts as failing (`-`)
 // when its failure weight is > 0 (TestCase::failed()); returns how many tests had a
@@ -72,10 +85,9 @@ std::string_view spectra_line(const Spectrum& spectrum, std::size_t element, std
 
 // ---------------------------------------------------------------------------------------
 
-template <class OnRow>
-void parse_matrix(std::string_view text, std::size_t rows, std::size_t elements,
-                  const std::string& file, const std::string& what_rows, OnRow&& on_row) {
-  LineReader lines(text);
+template <class Lines, class OnRow>
+void parse_matrix(Lines& lines, std::size_t rows, std::size_t elements, const std::string& file,
+                  const std::string& what_rows, OnRow&& on_row) {
   std::string_view line;
   std::vector<std::uint32_t> covered;
   std::size_t row = 0;
@@ -95,7 +107,7 @@ void parse_matrix(std::string_view text, std::size_t rows, std::size_t elements,
     on_row(row, lines.line_number(), covered, failed);
     ++row;
   }
-  if (row != rows)
+  if (rows != kAnyRowCount && row != rows)
     throw Error(file, row + 1,
                 "matrix has " + std::to_string(row) + " rows, but " + what_rows + " lists " +
                     std::to_string(rows) + " tests");

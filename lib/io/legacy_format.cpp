@@ -40,9 +40,10 @@ Spectrum read_legacy(const fs::path& path) {
   const fs::path matrix_path = fs::is_directory(path, ec) ? path / "matrix" : path;
   const fs::path spectra_path = (dir.empty() ? fs::path(".") : dir) / "spectra";
 
-  // The matrix is read first so that a wrong path is reported as a missing matrix.
+  // The matrix is opened first so that a wrong path is reported as a missing matrix; it is
+  // streamed, with rows bounded once the element count is known.
   const std::string file = matrix_path.string();
-  const std::string text = detail::read_text_file(matrix_path);
+  detail::TextFileLines lines(matrix_path, kMaxFieldBytes, "matrix row");
 
   SpectrumBuilder builder;
   const std::string spectra = detail::read_text_file(spectra_path);
@@ -50,14 +51,8 @@ Spectrum read_legacy(const fs::path& path) {
   detail::add_spectra_lines(spectra_lines, spectra_path.string(), builder, nullptr);
 
   // No test list to compare with: the matrix decides how many tests there are.
-  std::size_t rows = 0;
-  {
-    detail::LineReader lines(text);
-    std::string_view line;
-    while (lines.next(line))
-      if (line.find_first_not_of(" \t") != std::string_view::npos) rows = lines.line_number();
-  }
-  detail::parse_matrix(text, rows, builder.element_count(), file, "the matrix",
+  lines.set_max_line_bytes(detail::max_matrix_row_bytes(builder.element_count()));
+  detail::parse_matrix(lines, detail::kAnyRowCount, builder.element_count(), file, "the matrix",
                        [&](std::size_t row, std::size_t, std::span<const std::uint32_t> covered,
                            bool failed) {
                          std::string name = "test_" + std::to_string(row + 1);

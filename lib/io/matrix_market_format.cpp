@@ -33,7 +33,7 @@ T parse_number(std::string_view text, const std::string& file, std::size_t line,
   T value{};
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size())
-    throw Error(file, line, std::string("expected ") + what + ", found '" + std::string(text) + "'");
+    throw Error(file, line, std::string("expected ") + what + ", found '" + excerpt(text) + "'");
   return value;
 }
 
@@ -64,11 +64,10 @@ fs::path matrix_market_elements_path(const fs::path& mtx) {
 
 Spectrum read_matrix_market(const fs::path& mtx) {
   const std::string file = mtx.string();
-  const std::string text = detail::read_text_file(mtx);
   // The sidecars recorded by the writer (comments after the banner) are checked before
   // they are read: ones written by another run would pair with this file's entries.
   {
-    detail::LineReader comments(text);
+    detail::TextFileLines comments(mtx);
     std::string_view line;
     if (comments.next(line))
       while (comments.next(line) && line.starts_with('%')) {
@@ -89,7 +88,9 @@ Spectrum read_matrix_market(const fs::path& mtx) {
   }
   std::vector<TestCase> tests = detail::read_test_outcomes(matrix_market_tests_path(mtx));
 
-  detail::LineReader lines(text);
+  // Streamed, lines bounded: a garbage file is refused at its banner, not after all of
+  // it has been read.
+  detail::TextFileLines lines(mtx);
   std::string_view line;
   if (!lines.next(line) || !line.starts_with(kBanner)) throw Error(file, 1, "not a Matrix Market file (no %%MatrixMarket banner)");
   const auto banner = words(line);
@@ -126,14 +127,14 @@ Spectrum read_matrix_market(const fs::path& mtx) {
     const auto r = parse_number<std::size_t>(w[0], file, lines.line_number(), "a row index");
     const auto c = parse_number<std::size_t>(w[1], file, lines.line_number(), "a column index");
     if (r < 1 || r > rows || c < 1 || c > cols)
-      throw Error(file, lines.line_number(), "entry (" + std::string(w[0]) + ", " + std::string(w[1]) + ") is outside the " +
+      throw Error(file, lines.line_number(), "entry (" + excerpt(w[0]) + ", " + excerpt(w[1]) + ") is outside the " +
                                                  std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
     ++seen;
     if (has_values) {
       // nan compares unequal to 0 and would count as covered; inf is no coverage count.
       const double value = parse_number<double>(w[2], file, lines.line_number(), "a value");
       if (!std::isfinite(value))
-        throw Error(file, lines.line_number(), "value '" + std::string(w[2]) + "' is not a finite number");
+        throw Error(file, lines.line_number(), "value '" + excerpt(w[2]) + "' is not a finite number");
       if (value == 0.0) continue;
     }
     by_test[r - 1].push_back(static_cast<std::uint32_t>(c - 1));
@@ -148,7 +149,7 @@ Spectrum read_matrix_market(const fs::path& mtx) {
   try {
     return std::move(builder).finish();
   } catch (const Error& e) {
-    throw Error(file, 0, e.what());
+    throw Error(file, 0, e.message());
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 #include "dlfl/io/atomic_file.h"
 #include "native_layout.h"
 #include "native_mapping.h"
@@ -94,13 +95,14 @@ void write_native(const Spectrum& spectrum, const fs::path& path) {
 // Reading (the steps are in native_mapping.cpp)
 
 bool has_native_magic(const fs::path& path) noexcept {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char magic[8];
-  const ssize_t n = ::pread(fd, magic, sizeof magic, 0);
-  ::close(fd);
-  return n == static_cast<ssize_t>(sizeof magic) &&
-         std::string_view(magic, sizeof magic) == kNativeMagic;
+  try {
+    const InputFile input(path);  // not a regular file: not a native spectrum either
+    char magic[8];
+    const ssize_t n = ::pread(input.fd(), magic, sizeof magic, 0);
+    return n == static_cast<ssize_t>(sizeof magic) && std::string_view(magic, sizeof magic) == kNativeMagic;
+  } catch (...) {
+    return false;
+  }
 }
 
 Spectrum read_native(const fs::path& path, const NativeReadOptions& options) {

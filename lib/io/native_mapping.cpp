@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::io::native {
 namespace fs = std::filesystem;
@@ -33,19 +34,13 @@ MappedNative map_native(const fs::path& path) {
   map.file = path.string();
   const std::string& file = map.file;
   {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail(file, "cannot read: " + std::system_category().message(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      fail(file, "not a regular file");
-    }
-    map.size = static_cast<std::size_t>(st.st_size);
+    const InputFile input(path);  // a FIFO or device is refused before anything reads it
+    const int fd = input.fd();
+    map.size = input.size();
     if (map.size < kHeaderSize) {
       // Too short to map usefully; still tell a foreign file from a truncated one.
       char head[kHeaderSize];
       const ssize_t n = ::pread(fd, head, map.size, 0);
-      ::close(fd);
       const std::size_t got = n > 0 ? static_cast<std::size_t>(n) : 0;
       const std::size_t compare = std::min<std::size_t>(got, kNativeMagic.size());
       if (std::string_view(head, compare) != kNativeMagic.substr(0, compare))
@@ -55,14 +50,13 @@ MappedNative map_native(const fs::path& path) {
     }
     void* base = ::mmap(nullptr, map.size, PROT_READ, MAP_PRIVATE, fd, 0);
     const int err = errno;
-    ::close(fd);  // the mapping keeps the file open
     if (base == MAP_FAILED) fail(file, "cannot map: " + std::system_category().message(err));
     map.data = static_cast<const char*>(base);
     const std::size_t size = map.size;
     map.keeper = std::shared_ptr<const void>(base, [size](const void* p) {
       ::munmap(const_cast<void*>(p), size);
     });
-  }
+  }  // the mapping keeps the file open
 
   FileHeader& header = map.header;
   std::memcpy(&header, map.data, sizeof header);
@@ -150,7 +144,7 @@ NativeElements native_elements(const MappedNative& map) {
     }
     return out;
   } catch (const Error& e) {
-    throw Error(map.file, 0, e.what());
+    throw Error(map.file, 0, e.message());
   }
 }
 
@@ -233,7 +227,7 @@ Spectrum native_spectrum(const MappedNative& map, NativeElements elements, bool 
     if (has_failing && !spectrum.binary_outcomes()) release(map.view<std::uint32_t>(failing_elements));
     return spectrum;
   } catch (const Error& e) {
-    throw Error(file, 0, e.what());
+    throw Error(file, 0, e.message());
   }
 }
 

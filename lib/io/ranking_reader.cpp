@@ -42,11 +42,11 @@ double parse_score_field(std::string_view field, const std::string& source, std:
   const std::string_view digits = !text.empty() && text[0] == '+' ? text.substr(1) : text;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (digits.empty() || ec == std::errc::invalid_argument || end != digits.data() + digits.size())
-    throw Error(source, line, "score '" + std::string(field) + "' is not a number");
+    throw Error(source, line, "score '" + excerpt(field) + "' is not a number");
   // Out of range: a decimal beyond double's range is ±inf in spirit; from_chars leaves the
   // value untouched then, so say so rather than score it 0.
   if (ec == std::errc::result_out_of_range)
-    throw Error(source, line, "score '" + std::string(field) + "' is out of range for a double");
+    throw Error(source, line, "score '" + excerpt(field) + "' is out of range for a double");
   return value;
 }
 
@@ -57,7 +57,7 @@ std::uint32_t parse_line_field(std::string_view field, const std::string& source
   std::uint32_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value == 0)
-    throw Error(source, line, "line '" + std::string(field) + "' is not a positive line number");
+    throw Error(source, line, "line '" + excerpt(field) + "' is not a positive line number");
   return value;
 }
 
@@ -117,7 +117,11 @@ std::vector<ReadRanking> parse_rankings(std::string_view text, RankingFileFormat
 std::vector<ReadRanking> read_rankings(const std::filesystem::path& path,
                                        std::optional<RankingFileFormat> format) {
   const std::string source = path.string();
-  const std::string text = detail::read_text_file(path);
+  // The format is told from the start of the file, before the rest is read: a file that
+  // is no ranking is refused after a bounded read, whatever its size.
+  const std::string text = detail::read_text_file(path, [&](std::string_view start) {
+    if (!format) (void)detect_ranking_format(start, source);
+  });
   const RankingFileFormat chosen = format ? *format : detect_ranking_format(text, source);
   std::vector<ReadRanking> rankings = parse_rankings(text, chosen, source);
   // GZoltar's layout names the formula by the file: ochiai.ranking.csv.

@@ -131,7 +131,7 @@ std::vector<ReadRanking> parse_csv_rankings(std::string_view text, const std::st
     eval::ScoredElement e;
     const std::string kind = col.kind ? lower_trimmed(fields[*col.kind]) : std::string();
     if (kind != "" && kind != "code" && kind != "extrinsic")
-      throw Error(source, line, "kind '" + fields[*col.kind] + "' is neither code nor extrinsic");
+      throw Error(source, line, "kind '" + excerpt(fields[*col.kind]) + "' is neither code nor extrinsic");
     if (kind == "extrinsic") {
       e.key = name;  // a condition such as device=cuda: no file, so it matches no fault
     } else if (col.file) {

@@ -73,7 +73,7 @@ eval::ScoredElement read_element(const json& item, const std::string& source, st
   if (name.empty()) throw Error(source, line, where + ": no element name");
   const std::string kind = string_member(item, "kind", source, line, where);
   if (!kind.empty() && kind != "code" && kind != "extrinsic")
-    throw Error(source, line, where + ": kind '" + kind + "' is neither code nor extrinsic");
+    throw Error(source, line, where + ": kind '" + excerpt(kind) + "' is neither code nor extrinsic");
   eval::ScoredElement e;
   if (kind == "extrinsic") {
     e.key = name;

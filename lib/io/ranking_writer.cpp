@@ -139,7 +139,7 @@ std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format) {
   if (lower == "sarif") return detail::make_sarif_ranking_writer();
   if (lower == "github") return detail::make_github_ranking_writer();
   if (lower == "html") return detail::make_html_ranking_writer();
-  throw Error("unknown ranking format '" + std::string(format) +
+  throw Error("unknown ranking format '" + excerpt(format) +
               "' (expected table, csv, json, gzoltar, sarif, github or html)");
 }
 

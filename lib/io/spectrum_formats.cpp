@@ -34,7 +34,7 @@ SpectrumFormat parse_spectrum_format(std::string_view name) {
                             SpectrumFormat::matrix_market, SpectrumFormat::lcov})
     if (lower == spectrum_format_name(format)) return format;
   if (lower == "mtx" || lower == "matrixmarket") return SpectrumFormat::matrix_market;
-  throw Error("unknown spectrum format '" + std::string(name) +
+  throw Error("unknown spectrum format '" + excerpt(name) +
               "' (expected gzoltar, legacy, native, matrix-market or lcov)");
 }
 
@@ -48,6 +48,8 @@ SpectrumFormat detect_spectrum_format(const fs::path& path) {
     throw Error(path.string(), 0,
                 "not a spectrum directory: holds neither matrix.txt (GZoltar) nor matrix (legacy)");
   }
+  // A FIFO or device is never a spectrum; said here before any reader could block on it.
+  if (!fs::is_regular_file(status)) throw Error(path.string(), 0, "not a regular file");
   if (has_native_magic(path)) return SpectrumFormat::native;
   if (path.extension() == ".mtx") return SpectrumFormat::matrix_market;
   if (path.extension() == ".info" || path.extension() == ".lcov") return SpectrumFormat::lcov;

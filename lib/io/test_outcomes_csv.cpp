@@ -74,7 +74,7 @@ std::vector<TestCase> read_test_outcomes(const std::filesystem::path& path) {
     const std::string& w = fields[2];
     const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), t.failure_weight);
     if (ec != std::errc() || end != w.data() + w.size())
-      throw Error(file, number, "expected a failure weight, found '" + w + "'");
+      throw Error(file, number, "expected a failure weight, found '" + excerpt(w) + "'");
     if (!(t.failure_weight >= 0.0 && t.failure_weight <= 1.0))
       throw Error(file, number, "failure weight " + w + " is outside [0, 1]");
     const std::string& outcome = fields[1];
@@ -83,7 +83,7 @@ std::vector<TestCase> read_test_outcomes(const std::filesystem::path& path) {
     else if (outcome == "CRASH") t.status = TestStatus::crashed;
     else if (outcome == "TIMEOUT") t.status = TestStatus::timed_out;
     else if (outcome == "FLAKY") t.status = TestStatus::flaky;
-    else throw Error(file, number, "unknown outcome '" + outcome + "' (expected PASS, FAIL, CRASH, TIMEOUT or FLAKY)");
+    else throw Error(file, number, "unknown outcome '" + excerpt(outcome) + "' (expected PASS, FAIL, CRASH, TIMEOUT or FLAKY)");
     const bool consistent = t.status == TestStatus::passed  ? t.failure_weight == 0.0
                             : t.status == TestStatus::flaky ? t.failure_weight > 0.0 && t.failure_weight < 1.0
                                                             : t.failure_weight == 1.0;

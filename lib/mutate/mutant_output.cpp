@@ -11,6 +11,7 @@
 
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
+#include "dlfl/io/text_file.h"
 
 namespace dlfl::mutate {
 namespace {
@@ -41,14 +42,6 @@ void emit_line(std::string& out, char tag, std::string_view line) {
 // "-start,count" in unified-diff convention: a hunk of 0 lines names the line before it.
 std::string range(std::size_t first, std::size_t count) {
   return std::to_string(count == 0 ? first : first + 1) + "," + std::to_string(count);
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string(), 0, "cannot read the source file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 template <typename T>
@@ -151,13 +144,11 @@ Mutant parse_manifest_line(std::string_view line, const std::string& source, std
 }
 
 std::vector<Mutant> read_manifest(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string(), 0, "cannot read the mutant manifest");
+  io::TextFileLines lines(path);  // regular files only, lines bounded
   std::vector<Mutant> out;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number)
-    if (line.find_first_not_of(" \t\r") != std::string::npos)
-      out.push_back(parse_manifest_line(line, path.string(), number));
+  for (std::string_view line; lines.next(line);)
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+      out.push_back(parse_manifest_line(line, lines.name(), lines.line_number()));
   return out;
 }
 
@@ -168,7 +159,7 @@ void write_mutants(const fs::path& out_dir, const fs::path& root, const std::vec
   std::map<std::string, std::string> sources;  // each file read once
   for (const auto& m : mutants) {
     auto it = sources.find(m.file);
-    if (it == sources.end()) it = sources.emplace(m.file, read_file(root / m.file)).first;
+    if (it == sources.end()) it = sources.emplace(m.file, io::read_file_bytes(root / m.file)).first;
     io::AtomicFile patch(out_dir / (m.id + ".patch"));
     patch.stream() << unified_diff(it->second, m);
     patch.commit();

@@ -100,8 +100,9 @@ std::vector<TestCommand> list_ctest_tests(const std::filesystem::path& build_dir
 // ---- A list of names and a command template ------------------------------------------
 
 // Names one a line; blank lines and lines starting with '#' are skipped, surrounding
-// blanks trimmed. Throws dlfl::Error "FILE: ..." when unreadable or empty, or
-// "FILE:LINE: ..." for a duplicate name.
+// blanks trimmed. Throws dlfl::Error "FILE: ..." when unreadable, not a regular file or
+// empty, or "FILE:LINE: ..." for a duplicate name or a line over io::kMaxFieldBytes (read
+// in bounded chunks: a gigabyte without a line break costs no gigabyte).
 std::vector<std::string> read_test_list(const std::filesystem::path& file);
 
 // The shell command for one test: every `{}` in the template replaced by the name,

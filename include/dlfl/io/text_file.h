@@ -1,9 +1,11 @@
-// Reading input files the one way every reader shares: regular files only, one read,
-// a UTF-8 byte-order mark dropped from text, and bounds on what one record may hold.
+// Reading input files the one way every reader shares: regular files only (checked before
+// anything can block), a UTF-8 byte-order mark dropped from text, and bounds on what one
+// record or line may hold.
 #pragma once
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -18,15 +20,80 @@ inline constexpr std::size_t kMaxFieldBytes = std::size_t{1} << 20;
 // over kMaxFieldBytes; `what` names the thing ("element name", "field").
 void check_field_size(std::size_t size, std::string_view what, const std::string& source, std::size_t line);
 
+// An open input file: the one place a user-given path is opened for reading. The path is
+// opened non-blocking and checked with fstat before any read, so a FIFO, a terminal or a
+// device such as /dev/zero is refused at once instead of hanging or growing without end.
+// Owns the descriptor (closed by the destructor); `size` is in bytes.
+class InputFile {
+ public:
+  // Throws dlfl::Error(path, 0, ...) naming the reason in one line: "is a directory",
+  // "not a regular file", or the errno text (missing, permissions).
+  explicit InputFile(const std::filesystem::path& path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  int fd() const noexcept { return fd_; }
+  std::size_t size() const noexcept { return size_; }
+  const std::string& name() const noexcept { return name_; }
+  // Up to `capacity` bytes into `buffer` (0 at the end); retries EINTR. Throws
+  // dlfl::Error(name, 0, "cannot read: ...") on an I/O error.
+  std::size_t read(char* buffer, std::size_t capacity);
+
+ private:
+  std::string name_;
+  int fd_ = -1;
+  std::size_t size_ = 0;
+};
+
+// A text file read line by line in fixed-size chunks, so that memory stays bounded by the
+// longest line allowed, whatever the file holds: garbage (a gigabyte without a line break,
+// NUL bytes) is refused after reading at most `max_line_bytes` of it. Lines come without
+// their '\n' and a trailing '\r'; a UTF-8 byte-order mark at the start is dropped.
+class TextFileLines {
+ public:
+  // Opens as InputFile. `what` names a line in the error for one too long ("line",
+  // "matrix row").
+  explicit TextFileLines(const std::filesystem::path& path, std::size_t max_line_bytes = kMaxFieldBytes,
+                         std::string_view what = "line");
+
+  // The next line, valid until the next call; false at the end of the file. Throws
+  // dlfl::Error(name, line, "WHAT longer than the N limit") for a line over the bound.
+  bool next(std::string_view& line);
+  // 1-based number of the line last returned.
+  std::size_t line_number() const noexcept { return line_; }
+  const std::string& name() const noexcept { return file_.name(); }
+  // A new bound for the lines after this one (a reader learns a matrix's width from its
+  // header).
+  void set_max_line_bytes(std::size_t max_line_bytes) noexcept { max_line_ = max_line_bytes; }
+
+ private:
+  bool fill();  // reads one more chunk; false at the end of the file
+
+  InputFile file_;
+  std::size_t max_line_;
+  std::string what_;
+  std::string buffer_;
+  std::size_t start_ = 0;  // first byte of buffer_ not yet returned
+  std::size_t line_ = 0;
+  bool eof_ = false;
+};
+
 // The file's bytes, unchanged. Throws dlfl::Error(path, 0, ...) when it cannot be read,
-// naming the reason in one line: "is a directory", "not a regular file", or the errno
-// text (missing, permissions, I/O error).
+// naming the reason in one line, as InputFile (and "cannot read: ..." for an I/O error).
 std::string read_file_bytes(const std::filesystem::path& path);
 
 // The file as text: its bytes with a leading UTF-8 byte-order mark removed (Windows
 // editors and Excel write one), so every text reader treats a BOM alike. Throws as
 // read_file_bytes.
 std::string read_text_file(const std::filesystem::path& path);
+
+// As read_text_file, but first calls `check_start` with the file's first bytes (up to
+// kMaxFieldBytes, BOM dropped; fewer only when the file is shorter) and reads the rest only
+// when it returns: a reader that can tell garbage by its start (a format's header) throws
+// there, after a bounded read, instead of after loading a file of any size.
+std::string read_text_file(const std::filesystem::path& path,
+                           const std::function<void(std::string_view start)>& check_start);
 
 // `text` without a leading UTF-8 byte-order mark.
 std::string_view without_bom(std::string_view text) noexcept;
