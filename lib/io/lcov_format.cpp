@@ -17,7 +17,6 @@ namespace dlfl::io {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 constexpr std::string_view kTestsSuffix = ".tests.csv";
 
 template <class T>
@@ -30,9 +29,22 @@ std::optional<T> parse_number(std::string_view text) {
 
 std::uint32_t parse_line_number(std::string_view text, const std::string& file, std::size_t line) {
   const auto n = parse_number<std::uint32_t>(text);
-  if (!n) throw Error(file, line, "line number '" + std::string(text) + "' is not a number");
+  if (!n) throw Error(file, line, "line number '" + excerpt(text) + "' is not a number");
   if (*n == 0) throw Error(file, line, "line numbers start at 1");
   return *n;
+}
+
+// A tracefile line is `KEY:VALUE` (TN, SF, FN, FNDA, FNF, FNH, DA, LF, LH, BRDA, BRF,
+// BRH, and keys of newer lcov versions, which are skipped) or `end_of_record`; anything
+// else, and any NUL byte, means the file is not a tracefile (lcov itself refuses it).
+void check_record_syntax(std::string_view line, std::string_view tag, bool has_colon, const std::string& file,
+                         std::size_t number) {
+  if (line.find('\0') != std::string_view::npos) throw Error(file, number, "NUL byte: not an lcov tracefile");
+  const bool key = !tag.empty() && std::all_of(tag.begin(), tag.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+  if (has_colon ? !key : tag != "end_of_record")
+    throw Error(file, number, "expected an lcov record KEY:VALUE or end_of_record, found '" + excerpt(line) + "'");
 }
 
 // The tests of the sidecar by the names a TN may give them.
@@ -92,14 +104,10 @@ std::vector<std::string> lcov_test_names(const std::vector<std::string>& names) 
 }
 
 Spectrum read_lcov(const fs::path& trace) {
-  const std::string file = trace.string();
-  const std::string text = detail::read_text_file(trace);
-  std::string_view body = text;
-  if (body.starts_with(kBom)) body.remove_prefix(kBom.size());
   // The sidecar recorded by the writer is checked before it is read: one written by
   // another run would pair its outcomes with this file's sections.
   {
-    detail::LineReader comments(body);
+    io::TextFileLines comments(trace);
     std::string_view line;
     while (comments.next(line) && line.starts_with('#')) {
       const std::string_view rest = line.substr(std::min(line.find_first_not_of("# "), line.size()));
@@ -110,6 +118,10 @@ Spectrum read_lcov(const fs::path& trace) {
   }
   std::vector<TestCase> tests = detail::read_test_outcomes(lcov_tests_path(trace));
   const TestIndex index(tests);
+  // Streamed (BOM dropped, lines bounded): garbage is refused at its first line, not after
+  // it has all been read.
+  io::TextFileLines lines(trace);
+  const std::string& file = lines.name();
 
   std::vector<SourceFile> files;
   std::unordered_map<std::string, std::uint32_t> file_ids;
@@ -120,13 +132,16 @@ Spectrum read_lcov(const fs::path& trace) {
   std::uint32_t source = kNoRecord;  // the open SF record's file
   std::size_t record_start = 0;
 
-  detail::LineReader lines(body);
+  bool any_record = false;
   std::string_view line;
   while (lines.next(line)) {
     const std::size_t number = lines.line_number();
+    if (line.empty() || line.front() == '#') continue;  // the writer's companion comment
     const auto colon = line.find(':');
     const std::string_view tag = line.substr(0, colon);
     const std::string_view value = colon == std::string_view::npos ? std::string_view{} : line.substr(colon + 1);
+    check_record_syntax(line, tag, colon != std::string_view::npos, file, number);
+    any_record = true;
     auto unclosed = [&](std::string_view what) {
       throw Error(file, number, std::string(what) + " inside the SF record of line " + std::to_string(record_start) +
                                     ": missing end_of_record");
@@ -136,7 +151,7 @@ Spectrum read_lcov(const fs::path& trace) {
       const std::string name(value);
       test = index.find(name);
       if (!test && !name.empty())
-        throw Error(file, number, "test '" + name + "' is not in " + lcov_tests_path(trace).filename().string());
+        throw Error(file, number, "test '" + excerpt(name) + "' is not in " + lcov_tests_path(trace).filename().string());
     } else if (tag == "SF") {
       if (source != kNoRecord) unclosed("SF");
       if (value.empty()) throw Error(file, number, "SF without a file name");
@@ -162,7 +177,7 @@ Spectrum read_lcov(const fs::path& trace) {
       const auto checksum = rest.find(',');
       const std::string_view count_text = rest.substr(0, checksum);
       const auto count = parse_number<long long>(count_text);
-      if (!count) throw Error(file, number, "execution count '" + std::string(count_text) + "' is not a number");
+      if (!count) throw Error(file, number, "execution count '" + excerpt(count_text) + "' is not a number");
       const auto [it, added] = f.element_of_line.emplace(at, static_cast<std::uint32_t>(elements.size()));
       if (added) elements.push_back({source, at});
       if (test && *count > 0) covered[*test].push_back(it->second);
@@ -173,6 +188,7 @@ Spectrum read_lcov(const fs::path& trace) {
   }
   if (source != kNoRecord)
     throw Error(file, record_start, "the SF record that starts here has no end_of_record (the file ends inside it)");
+  if (!any_record) throw Error(file, 0, "holds no lcov record (TN:, SF:, DA:, ..., end_of_record): not a tracefile");
 
   SpectrumBuilder builder;
   for (const auto& e : elements) {

@@ -148,7 +148,29 @@ INSTANTIATE_TEST_SUITE_P(
         BadTrace{"TN:t\nSF:a.cpp\nDA:0,1\nend_of_record\n", "3: line numbers start at 1"},
         BadTrace{"TN:t\nSF:a.cpp\nDA:5\nend_of_record\n", "3: expected DA:LINE,..."},
         BadTrace{"TN:u\nSF:a.cpp\nDA:1,1\nend_of_record\n", "1: test 'u' is not in bad.tests.csv"},
-        BadTrace{"end_of_record\n", "1: end_of_record without an SF record"}));
+        BadTrace{"end_of_record\n", "1: end_of_record without an SF record"},
+        BadTrace{"TN:t\nSF:a.cpp\nthis is no record\nend_of_record\n",
+                 "3: expected an lcov record KEY:VALUE or end_of_record, found 'this is no record'"},
+        BadTrace{"TN:t\n:1,1\n", "2: expected an lcov record KEY:VALUE or end_of_record, found ':1,1'"},
+        BadTrace{"TN:t\nSF:a.cpp\nDA:1,1\nend_of_record\n" + std::string(300, 'x'),
+                 "5: expected an lcov record KEY:VALUE or end_of_record, found '" + std::string(60, 'x') + "...'"},
+        BadTrace{std::string("TN:t\nSF:a\0.cpp\n", 15), "2: NUL byte: not an lcov tracefile"}));
+
+TEST(LcovFormat, ATracefileWithoutARecordIsAnError) {
+  TempDir dir;
+  iotest::write_file(dir / "t.tests.csv", "name,outcome,failure_weight\nt,FAIL,1\n");
+  for (const std::string& body : {std::string(), std::string("\n\n"), std::string(1 << 20, '\0')}) {
+    iotest::write_file(dir / "t.info", body);
+    EXPECT_THROW(read_lcov(dir / "t.info"), Error);
+  }
+  iotest::write_file(dir / "t.info", "\n");
+  EXPECT_THAT([&] { read_lcov(dir / "t.info"); },
+              ::testing::ThrowsMessage<Error>(::testing::StartsWith(
+                  (dir / "t.info").string() + ": holds no lcov record (TN:, SF:, DA:, ..., end_of_record)")));
+  // Record types dlfl does not use, lcov 2.x's among them, are still records.
+  iotest::write_file(dir / "t.info", "VER:2\nTN:t\nSF:a.cpp\nFNL:0,1,2\nDA:1,1\nend_of_record\n");
+  EXPECT_EQ(read_lcov(dir / "t.info").element_count(), 1u);
+}
 
 TEST(LcovFormat, MissingSidecarNamesIt) {
   TempDir dir;
