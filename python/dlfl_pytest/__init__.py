@@ -22,8 +22,11 @@ the controller merges. Then:
 """
 import ast
 import ctypes
+import enum
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -73,33 +76,126 @@ def _is_xdist_controller(config):
     return _worker_id(config) is None and getattr(config.option, "dist", "no") != "no"
 
 
-def extrinsic_value(value):
-    """How a parametrize value is named in an extrinsic element: `float16` for
-    torch.float16, the string itself, repr() of numbers, else the object's name or type."""
+MAX_LABEL = 60  # characters of an extrinsic label; longer ones keep a hash of the rest
+
+
+def _clean_label(text):
+    """`text` without control characters (escaped as \\xNN) and at most MAX_LABEL
+    characters: a longer label keeps its start and a hash of the whole, so two long
+    values stay two elements."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    if len(text) <= MAX_LABEL:
+        return text
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return text[:MAX_LABEL - 9] + "~" + digest
+
+
+def _torch_text(value):
+    """`float16` for torch.float16, `cpu` / `cuda:0` for a torch.device, else None
+    (without importing torch: the value's type tells)."""
+    kind = type(value)
+    if kind.__module__ != "torch" or kind.__name__ not in ("dtype", "device"):
+        return None
+    text = str(value)
+    return text[len("torch."):] if text.startswith("torch.") else text
+
+
+def _value_ids(value):
+    """The ids pytest derives from a value by itself (IdMaker._idval_from_value: a string,
+    escaped or not, a number, an enum, a class's or function's name); [] for other values,
+    which pytest names `argname` + index."""
+    if isinstance(value, str):
+        return [value, value.encode("unicode_escape").decode("ascii")]
+    if value is None or isinstance(value, (bool, int, float, complex, enum.Enum)):
+        return [str(value)]
+    name = getattr(value, "__name__", None)
+    return [name] if isinstance(name, str) else []
+
+
+def _split_auto_id(pid, names, values):
+    """Each argument's part of `pid`, the id pytest gave one parametrize call over `names`,
+    when pytest made it from the values (`1-cfg0`); None when the user gave it (`ids=`,
+    `pytest.param(id=)`, an ids function) and it names the call as a whole."""
+    parts = ["(%s)" % "|".join([re.escape(name) + r"\d+"] + [re.escape(v) for v in _value_ids(values[name])])
+             for name in names]
+    # pytest makes duplicate ids unique with a counter: `a0`, `a1` for two `a`.
+    match = re.fullmatch("-".join(parts) + r"\d*", pid)
+    return list(match.groups()) if match else None
+
+
+def extrinsic_value(value, pytest_id, user_id=None):
+    """How a parameter's value is named in an extrinsic element, `name=<this>`: the id the
+    user gave, else `float16` / `cpu` / `cuda:0` for torch dtypes and devices, the string
+    itself, repr() of None, booleans and numbers, else pytest's own id for the parameter
+    (a class's or function's name, `cfg0` for a dict): never a type name, which every
+    test with such a parameter would share."""
+    if user_id is not None:
+        return user_id
+    text = _torch_text(value)
+    if text is not None:
+        return text
     if value is None or isinstance(value, (bool, int, float)):
         return repr(value)
     if isinstance(value, str):
         return value
-    text = str(value)
-    if type(value).__module__.startswith("torch") and text.startswith("torch."):
-        return text[len("torch."):]  # torch.float16, torch.device stay readable
-    if isinstance(value, (tuple, list)) and len(text) <= 40:
-        return text.replace(" ", "")
-    name = getattr(value, "__name__", None)
-    return name if name else type(value).__name__
+    return pytest_id
+
+
+def _parametrize_groups(item):
+    """The argument names of each multi-argument @pytest.mark.parametrize of the test
+    (`"a,b"`): pytest gives such a call one id."""
+    groups = []
+    for mark in item.iter_markers(name="parametrize"):
+        names = mark.args[0] if mark.args else mark.kwargs.get("argnames", ())
+        if isinstance(names, str):
+            names = [n.strip() for n in names.split(",") if n.strip()]
+        if len(names) > 1:
+            groups.append(list(names))
+    return groups
+
+
+def _ids_by_call(callspec, names, groups):
+    """[(argnames, id)], one per parametrize call (fixture params included) in the order
+    pytest made them: callspec._idlist holds the ids in that order, as callspec.indices
+    (insertion-ordered) holds the arguments. None when the two do not line up."""
+    idlist = getattr(callspec, "_idlist", None)
+    if idlist is None:
+        return None
+    calls, i = [], 0
+    while i < len(names):
+        group = next((g for g in groups if names[i:i + len(g)] == g), [names[i]])
+        calls.append(group)
+        i += len(group)
+    return list(zip(calls, idlist)) if len(calls) == len(idlist) else None
 
 
 def extrinsic_labels(item, env_names):
-    """The extrinsic elements of a test: `name=value` per parametrize argument (the value's
-    pytest id when it has one, e.g. `dtype=float32`), then `NAME=value` per named
-    environment variable (`NAME=` when unset)."""
+    """The extrinsic elements of a test: `name=value` per parametrize argument (see
+    extrinsic_value; a multi-argument parametrize the user named gives one `a,b=id`),
+    then `NAME=value` per named environment variable (`NAME=` when unset)."""
     labels = []
     callspec = getattr(item, "callspec", None)
     if callspec is not None:
-        for name, value in callspec.params.items():
-            labels.append("%s=%s" % (name, extrinsic_value(value)))
+        values = dict(getattr(callspec, "funcargs", {}))
+        values.update(callspec.params)
+        names = [n for n in getattr(callspec, "indices", {}) if n in values]
+        names += [n for n in values if n not in names]
+        calls = _ids_by_call(callspec, names, _parametrize_groups(item))
+        if calls is None:  # a pytest whose callspec differs: the values alone
+            calls = [([n], None) for n in names]
+        for group, pid in calls:
+            parts = _split_auto_id(pid, group, values) if pid is not None else None
+            if pid is not None and parts is None and len(group) > 1:
+                labels.append(_clean_label("%s=%s" % (",".join(group), pid)))
+                continue
+            for k, name in enumerate(group):
+                # callspec.indices can be wrong (pytest 7.2 gives every argument the
+                # index of the last call), so the fallback index is only a fallback.
+                own = parts[k] if parts else "%s%d" % (name, callspec.indices.get(name, 0))
+                user = pid if pid is not None and parts is None else None
+                labels.append(_clean_label("%s=%s" % (name, extrinsic_value(values[name], own, user))))
     for name in env_names:
-        labels.append("%s=%s" % (name, os.environ.get(name, "")))
+        labels.append(_clean_label("%s=%s" % (name, os.environ.get(name, ""))))
     return labels
 
 
