@@ -7,13 +7,16 @@ python/README.md). For every test it
   examples/pytest_conftest did), so an extension built from a `dlfl instrument` tree records
   the C++ lines of each test in DIR/rt-WORKER.map;
 * records the Python lines of the packages named with --dlfl-cov (coverage.py, one dynamic
-  context per test: its node id) and writes DIR/coverage.json (`coverage json
+  context per test: its node id; the lines run outside any test, mostly imports during
+  collection, in the context of the pseudo-test `<collection>`, which passes unless a
+  module failed to collect) and writes DIR/coverage.json (`coverage json
   --show-contexts`) at the end;
 * records each run's outcome (--dlfl-repeat N runs every test N times: a test failing k of
   N runs has failure weight k/N) and the test's extrinsic conditions: its parametrize
-  values (`dtype=float16`, `device=cuda`) and the environment variables named with
-  --dlfl-extrinsic-env; they go to DIR/pytest-run.json with a function table of the
-  measured Python files (coverage.py's JSON has no functions).
+  values (`dtype=float16`, `device=cuda:0`, `cfg=fast` for a dict with ids=, see
+  extrinsic_value) and the environment variables named with --dlfl-extrinsic-env; they go
+  to DIR/pytest-run.json with a function table of the measured Python files (coverage.py's
+  JSON has no functions).
 
 Works under pytest-xdist: each worker writes its own runtime snapshot and coverage data,
 the controller merges. Then:
@@ -38,6 +41,13 @@ RT_PASSED, RT_FAILED, RT_SKIPPED = 0, 1, 2  # dlfl_rt.h
 REPORT_NAME = "pytest-run.json"
 COVERAGE_JSON_NAME = "coverage.json"
 REPORT_VERSION = 1
+# The pseudo-test of the lines that run outside any test: imports of the test modules and
+# of the measured packages during collection (module bodies, class bodies, decorators,
+# `def` lines). It passes when every module was collected, fails on a collection error.
+# One run, like a real test: such a line is ranked by that one run instead of by no test
+# (every function's `def` line ran at import, so giving these lines to every test would
+# make every function look covered by every failing test).
+COLLECTION_TEST = "<collection>"
 
 
 def pytest_addoption(parser):
@@ -281,6 +291,7 @@ class DlflPlugin:
         self.repeat = config.getoption("dlfl_repeat")
         self.env_names = config.getoption("dlfl_extrinsic_env")
         self.tests = {}  # node id -> {"runs": [outcome...], "extrinsic": [...]}, in report order
+        self.collection_failed = False
         self.coverage = None
         self.runtime = None
         if self.worker is None:
@@ -302,6 +313,7 @@ class DlflPlugin:
             self.coverage = coverage.Coverage(data_file=os.path.join(out, ".coverage." + suffix), source=sources,
                                               branch=False, config_file=False)
             self.coverage.start()
+            self.coverage.switch_context(COLLECTION_TEST)
 
     # --- running the tests -------------------------------------------------------------
 
@@ -325,7 +337,7 @@ class DlflPlugin:
             if self.runtime:
                 self.runtime.end(item._dlfl_outcome)
             if self.coverage:
-                self.coverage.switch_context("")
+                self.coverage.switch_context(COLLECTION_TEST)  # outside any test again
         item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
         return True
 
@@ -342,6 +354,11 @@ class DlflPlugin:
         if report.when == "teardown":
             # Carried to the xdist controller with the report.
             report.user_properties.append(("dlfl", {"outcome": worst, "extrinsic": getattr(item, "_dlfl_labels", [])}))
+
+    def pytest_collectreport(self, report):
+        # Under xdist the controller gets the workers' failed collection reports.
+        if report.failed:
+            self.collection_failed = True
 
     def pytest_runtest_logreport(self, report):
         if report.when != "teardown":
@@ -380,7 +397,14 @@ class DlflPlugin:
     def write_outputs(self):
         measured = {}
         if self.config.getoption("dlfl_cov"):
-            measured = self.write_coverage_json()
+            measured = self.write_coverage_json() or {}
+        tests = [{"name": name, "runs": t["runs"], "extrinsic": t["extrinsic"]} for name, t in self.tests.items()]
+        # Only when it covered a line (or failed): a pseudo-test that covers nothing would
+        # still count as one more passing test for every element.
+        if self.collection_failed or any(COLLECTION_TEST in names for contexts in measured.values()
+                                         for names in contexts.values()):
+            tests.insert(0, {"name": COLLECTION_TEST, "runs": ["failed" if self.collection_failed else "passed"],
+                             "extrinsic": []})
         report = {
             "format": "dlfl-pytest-run",
             "version": REPORT_VERSION,
@@ -388,14 +412,15 @@ class DlflPlugin:
             "repeat": self.repeat,
             "extrinsic_env": self.env_names,
             "coverage_json": COVERAGE_JSON_NAME if measured else None,
-            "tests": [{"name": name, "runs": t["runs"], "extrinsic": t["extrinsic"]} for name, t in self.tests.items()],
+            "tests": tests,
             "functions": {path: function_table(os.path.join(os.getcwd(), path)) for path in sorted(measured or {})},
         }
         write_atomically(os.path.join(self.out, REPORT_NAME), json.dumps(report, indent=1) + "\n")
 
     def write_coverage_json(self):
         """Combines the per-process coverage data into coverage.json (with contexts);
-        returns its file names (as coverage.py wrote them), or None when nothing was measured."""
+        returns {file name (as coverage.py wrote it): {line: [context...]}}, or None when
+        nothing was measured."""
         import coverage
         cov = coverage.Coverage(data_file=os.path.join(self.out, ".coverage"), config_file=False)
         cov.combine(data_paths=[self.out], keep=True)
@@ -410,7 +435,7 @@ class DlflPlugin:
         cov.json_report(outfile=tmp, show_contexts=True)
         os.replace(tmp, target)
         with open(target) as f:
-            return list(json.load(f).get("files", {}))
+            return {name: entry.get("contexts", {}) for name, entry in json.load(f).get("files", {}).items()}
 
 
 def write_atomically(path, text):
