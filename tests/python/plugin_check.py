@@ -77,6 +77,57 @@ def test_flaky():
 '''
 
 
+# Parameters whose extrinsic label must name the value or pytest's id, not the type:
+# `cfg=dict` or `device=device` would be one element every such test covers.
+LABELS_PY = '''\
+import pytest
+
+from calc.ops import scale
+
+
+@pytest.mark.parametrize("cfg", [{"mode": "fast"}, {"mode": "slow"}])
+def test_dict(cfg):
+    assert scale(1, "float32") == 2
+
+
+@pytest.mark.parametrize("cfg", [{"mode": "fast"}, {"mode": "slow"}], ids=["fast", "slow"])
+def test_dict_ids(cfg):
+    assert cfg["mode"] == "fast"  # the one failing test: dlfl collect needs one
+
+
+@pytest.mark.parametrize("opt", [pytest.param({"k": 1}, id="x"), pytest.param(3, id="three"), 4])
+def test_param_id(opt):
+    pass
+
+
+@pytest.mark.parametrize("a,b", [(1, {"z": 0}), pytest.param(2, 3, id="pair")])
+def test_pair(a, b):
+    pass
+
+
+@pytest.mark.parametrize("text", ["tab\\there", "y" * 100])
+def test_text(text):
+    pass
+'''
+
+TORCH_LABELS_PY = '''\
+import pytest
+import torch
+
+
+@pytest.mark.parametrize("device", [torch.device("cpu"), torch.device("cuda", 0)])
+@pytest.mark.parametrize("dtype", [torch.float16])
+def test_device(device, dtype):
+    pass
+'''
+
+# A module that raises while it is imported: collection fails.
+BROKEN_PY = '''\
+LIMIT = 3
+raise RuntimeError("a module-level fault")
+'''
+
+
 def skip(reason):
     print("SKIP: " + reason)
     sys.exit(SKIP)
@@ -139,8 +190,10 @@ def check_report(out, workers, with_runtime):
             "tests/test_calc.py::test_scale[cuda-float64]": (["skipped"] * 4, ["device=cuda", "dtype=float64"]),
             "tests/test_calc.py::test_clamp[-1]": (["passed"] * 4, ["x=-1"]),
             "tests/test_calc.py::test_flaky": (["passed", "failed", "passed", "failed"], [])}
-    if len(tests) != 10:
-        fail("report: %d tests, expected 10: %s" % (len(tests), sorted(tests)))
+    # The 10 tests and the pseudo-test of the lines calc ran while the test module imported it.
+    if len(tests) != 11 or tests.get("<collection>", {}).get("runs") != ["passed"] or \
+            tests["<collection>"]["extrinsic"] != [] or report["tests"][0]["name"] != "<collection>":
+        fail("report: %d tests, expected 10 and a passing <collection>: %s" % (len(tests), report["tests"]))
     for name, (runs, params) in want.items():
         got = tests.get(name)
         if got is None or got["runs"] != runs or sorted(got["extrinsic"]) != sorted(params + ["CALC_MODE=strict"]):
@@ -158,6 +211,10 @@ def check_report(out, workers, with_runtime):
     contexts = cov["files"]["calc/ops.py"]["contexts"]
     if sorted(contexts.get("9", [])) != ["tests/test_calc.py::test_scale[cpu-float16]"]:
         fail("coverage.json: line 9 (the float16 branch) ran in %s" % contexts.get("9"))
+    # Import time (module body, `def` and `class` lines): the pseudo-test, no real test.
+    for line in ("1", "4", "7", "13", "14"):
+        if contexts.get(line) != ["<collection>"]:
+            fail("coverage.json: calc/ops.py:%s ran in %s, expected only <collection>" % (line, contexts.get(line)))
 
 
 def collect(args, out, probe_map, extra=()):
@@ -173,8 +230,8 @@ def collect(args, out, probe_map, extra=()):
 
 def check_spectrum(args, out, probe_map):
     spectrum, summary = collect(args, out, probe_map)
-    # 10 tests, 3 skipped every run; failing: float16 (4/4) and flaky (2/4).
-    head = re.match(r"collected 7 tests \(2 failing\), 3 skipped, (\d+) elements", summary)
+    # 10 tests and <collection>, 3 skipped every run; failing: float16 (4/4) and flaky (2/4).
+    head = re.match(r"collected 8 tests \(2 failing\), 3 skipped, (\d+) elements", summary)
     if not head or "1 flaky" not in summary or "flaky: tests/test_calc.py::test_flaky 2/4" not in summary:
         fail("dlfl collect --pytest-run: unexpected summary:\n" + summary)
     if probe_map and "2 snapshot" not in summary and "1 snapshot" not in summary:
@@ -188,6 +245,11 @@ def check_spectrum(args, out, probe_map):
         fail("rank: dtype=float16 and calc/ops.py:9 are not at the top:\n" + r.stdout[:2000])
     if probe_map and not any(row["file"].endswith("tinyext.cpp") and row["language"] == "cpp" for row in rows):
         fail("rank: no C++ line of tinyext.cpp in the mixed ranking:\n" + r.stdout[:2000])
+    # An import-time line counts one passing run (<collection>'s), as a real test would.
+    for element in ("calc/ops.py:4", "calc/ops.py#scale:7"):
+        row = by_element.get(element)
+        if not row or (row["ef"], row["ep"]) != ("0", "1"):
+            fail("rank: %s has %s, expected ef 0 ep 1 (<collection>)" % (element, row))
     # Every element carries its language: Python lines, C++ lines, extrinsic conditions.
     if line["language"] != "python" or top["language"] != "extrinsic":
         fail("rank: wrong languages: %s / %s" % (line["language"], top["language"]))
@@ -199,6 +261,73 @@ def check_spectrum(args, out, probe_map):
     spectrum, summary = collect(args, out, None, ["--leave-out", "c++", "--leave-out", "extrinsic"])
     if "0 c++" not in summary or "0 extrinsic" not in summary:
         fail("--leave-out c++ --leave-out extrinsic: " + summary)
+
+
+def check_labels(args, project, env):
+    """The extrinsic labels of dict, pytest.param, multi-argument and torch.device
+    parameters, as written to the report and as elements of the spectrum."""
+    tests = os.path.join(project, "label_tests")
+    os.makedirs(tests)
+    with open(os.path.join(tests, "test_labels.py"), "w") as f:
+        f.write(LABELS_PY)
+    with_torch = run([sys.executable, "-c", "import torch"]).returncode == 0
+    if with_torch:
+        with open(os.path.join(tests, "test_torch_labels.py"), "w") as f:
+            f.write(TORCH_LABELS_PY)
+    out = os.path.join(project, "out-labels")
+    r = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "dlfl_pytest", "--dlfl-out", out,
+             "--dlfl-cov", "calc", "--dlfl-no-runtime", "label_tests"], cwd=project, env=env)
+    if r.returncode != 1 or "1 failed" not in r.stdout:
+        fail("pytest label_tests (exit %d):\n%s\n%s" % (r.returncode, r.stdout, r.stderr))
+    with open(os.path.join(out, "pytest-run.json")) as f:
+        got = {t["name"].split("::")[1]: t["extrinsic"] for t in json.load(f)["tests"] if "::" in t["name"]}
+    long_label = "text=" + "y" * 46 + "~"  # cut at 60 characters: 51 kept, "~", 8 of a hash
+    want = {"test_dict[cfg0]": ["cfg=cfg0"], "test_dict[cfg1]": ["cfg=cfg1"],  # pytest's ids, not `cfg=dict`
+            "test_dict_ids[fast]": ["cfg=fast"], "test_dict_ids[slow]": ["cfg=slow"],
+            "test_param_id[x]": ["opt=x"], "test_param_id[three]": ["opt=three"], "test_param_id[4]": ["opt=4"],
+            "test_pair[1-b0]": ["a=1", "b=b0"], "test_pair[pair]": ["a,b=pair"],
+            "test_text[tab\\there]": ["text=tab\\there"]}
+    if with_torch:
+        want.update({"test_device[dtype0-device0]": ["dtype=float16", "device=cpu"],
+                     "test_device[dtype0-device1]": ["dtype=float16", "device=cuda:0"]})
+    for name, labels in want.items():
+        if sorted(got.get(name, ["(no such test)"])) != sorted(labels):
+            fail("report: %s has extrinsic %s, expected %s" % (name, got.get(name), labels))
+    texts = [name for name in got if name.startswith("test_text[") and "tab" not in name]
+    cut = got[texts[0]] if len(texts) == 1 else []
+    if len(cut) != 1 or len(cut[0]) != 60 or not cut[0].startswith(long_label):
+        fail("report: the 100-character value is labelled %s, expected %s<8 hex digits>" % (cut, long_label))
+    spectrum, summary = collect(args, out, None)
+    r = run([args.dlfl, "rank", spectrum, "--format", "csv"])
+    kinds = {row["element"]: row["kind"] for row in csv.DictReader(io.StringIO(r.stdout))}
+    for label in ["cfg=cfg0", "cfg=fast", "opt=x", "a,b=pair"] + (["device=cpu", "device=cuda:0"] if with_torch else []):
+        if kinds.get(label) != "extrinsic":
+            fail("rank: no extrinsic element %s:\n%s" % (label, r.stdout[:2000]))
+    return with_torch
+
+
+def check_collection_error(args, project, env):
+    """A module that raises at import: <collection> fails and the lines it ran are suspicious."""
+    with open(os.path.join(project, "calc", "broken.py"), "w") as f:
+        f.write(BROKEN_PY)
+    tests = os.path.join(project, "broken_tests")
+    os.makedirs(tests)
+    with open(os.path.join(tests, "test_broken.py"), "w") as f:
+        f.write("import calc.broken\n\n\ndef test_never_runs():\n    pass\n")
+    out = os.path.join(project, "out-broken")
+    r = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "dlfl_pytest", "--dlfl-out", out,
+             "--dlfl-cov", "calc", "--dlfl-no-runtime", "broken_tests"], cwd=project, env=env)
+    if r.returncode != 2 or "1 error" not in r.stdout:
+        fail("pytest broken_tests: exit %d, expected a collection error:\n%s" % (r.returncode, r.stdout))
+    with open(os.path.join(out, "pytest-run.json")) as f:
+        tests = json.load(f)["tests"]
+    if tests != [{"name": "<collection>", "runs": ["failed"], "extrinsic": []}]:
+        fail("report after a collection error: %s, expected a failing <collection> only" % tests)
+    spectrum, summary = collect(args, out, None)
+    r = run([args.dlfl, "rank", spectrum, "--format", "csv"])
+    row = {row["element"]: row for row in csv.DictReader(io.StringIO(r.stdout))}.get("calc/broken.py:2")
+    if not row or (row["ef"], row["ep"]) != ("1", "0"):
+        fail("rank: calc/broken.py:2 (the raise) is %s, expected ef 1 ep 0" % row)
 
 
 def check_bad_coverage(args, project, out):
@@ -251,8 +380,11 @@ def main():
             check_report(out, workers, bool(lib))
             check_spectrum(args, out, probe_map)
         check_bad_coverage(args, project, os.path.join(tmp, "out-0"))
-    print("dlfl_pytest ok: with and without xdist%s" % (", C++ and Python joined" if lib else " (Python only: no "
-                                                                                                 "instrumenter)"))
+        with_torch = check_labels(args, project, env)
+        check_collection_error(args, project, env)
+    print("dlfl_pytest ok: with and without xdist%s; extrinsic labels%s; <collection>" % (
+        ", C++ and Python joined" if lib else " (Python only: no instrumenter)",
+        " (torch.device included)" if with_torch else " (no torch: torch.device not checked)"))
     return 0
 
 
