@@ -82,7 +82,11 @@ void dlfl_rt_register_probes(uint64_t probe_count, uint64_t map_id);
 
 /* A callback that ORs a device-side map into `map` (`count` bytes) and clears the device
  * copy; the CUDA shim (cuda_probe.h) registers one per CUDA translation unit. Called at
- * every begin/end of a test. At most 256 callbacks; returns 0, or -1 when full. */
+ * every begin/end of a test; under DLFL_RT_TEST also at a harness's ignored begin/end and
+ * at a normal exit (exit(), return from main; not on a crash), from an atexit handler that
+ * each registration (re)registers: it runs before the exit handlers registered until then
+ * (the CUDA runtime's), so register after CUDA's. Registering a callback again only does
+ * that. At most 256 callbacks; returns 0, or -1 when full. */
 typedef void (*dlfl_rt_flush_fn)(unsigned char* map, uint64_t count);
 int dlfl_rt_register_flush(dlfl_rt_flush_fn fn);
 

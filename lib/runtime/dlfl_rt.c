@@ -39,6 +39,8 @@
  * pages are allocated when a probe first touches them. */
 #define BOOT_CAPACITY (UINT64_C(1) << 26)
 #define MAX_FLUSH 256
+/* atexit registrations of flush_at_exit: each costs an entry in libc's list. */
+#define MAX_EXIT_ARMS 1024
 #define LIVE_HEADER_OFFSET 2048u
 #define PAGE UINT64_C(4096)
 #define STAGE_BYTES 65536u
@@ -72,6 +74,8 @@ static struct {
   uint32_t last_ordinal;
   dlfl_rt_flush_fn flush[MAX_FLUSH];
   int flush_count;
+  int exit_arms;    /* times flush_at_exit was registered */
+  int exit_flushed; /* flush_at_exit ran */
   /* Record bytes on their way into the file: one pwrite per STAGE_BYTES. */
   unsigned char stage[STAGE_BYTES];
   uint32_t staged;
@@ -271,6 +275,30 @@ static void flush_device_maps(unsigned char* map) {
   for (int i = 0; i < rt.flush_count; ++i) rt.flush[i](map, rt.probe_count);
 }
 
+/* A whole-process test gets no end of test: at a normal exit (return from main, exit())
+ * the device maps are copied into its live map here. Not on a crash: this runtime has no
+ * signal handler, and must not copy from one (CUDA calls are not async-signal-safe and the
+ * context may be broken), so a crashed test keeps the host coverage and the device
+ * coverage up to the last flush only. (A foreign handler that calls exit() on a crash
+ * would run this from the signal; dlfl collect --runtime preloads none.) Fork children
+ * skip it: the parent's CUDA context is not theirs. */
+static void flush_at_exit(void) {
+  lock();
+  if (!rt.exit_flushed && rt.whole_process && rt.header && rt.owner == getpid()) {
+    rt.exit_flushed = 1;
+    flush_device_maps(rt.live_map);
+  }
+  unlock();
+}
+
+/* Registers flush_at_exit (again): atexit runs the latest registration first, so it runs
+ * before every exit handler registered until now, the CUDA runtime's teardown and a
+ * module's unregistration included, while the device maps still exist; the older
+ * registrations find the work done. Outside the lock: atexit may allocate. */
+static void arm_exit_flush(void) {
+  if (__atomic_fetch_add(&rt.exit_arms, 1, __ATOMIC_RELAXED) < MAX_EXIT_ARMS) (void)atexit(flush_at_exit);
+}
+
 /* Appends `bytes` to the record being written; 0 or -1 (write failed). */
 static int stage(const void* data, uint64_t bytes) {
   const unsigned char* p = data;
@@ -407,13 +435,24 @@ static void start_test_locked(const char* name) {
   set_map(rt.live_map);
 }
 
+/* A harness's begin/end under DLFL_RT_TEST: the device maps go into the test now, as at a
+ * test's end in bracket mode, so a later crash keeps them. The flush has used CUDA, whose
+ * runtime registers its exit handlers when first used: arm the exit flush after them.
+ * Unlocks. */
+static void whole_process_bracket_locked(void) {
+  const int flushed = rt.header && rt.owner == getpid() && rt.flush_count > 0;
+  if (flushed) flush_device_maps(rt.live_map);
+  unlock();
+  if (flushed) arm_exit_flush();
+}
+
 int dlfl_rt_begin_test(const char* name) {
   lock();
   boot();
   if (rt.whole_process) {
     /* The collector brackets the whole process (and its fork children, which write into
      * the same live map); a harness's own brackets are ignored. */
-    unlock();
+    whole_process_bracket_locked();
     return 0;
   }
   if (open_file() != 0) {
@@ -436,7 +475,7 @@ int dlfl_rt_begin_test(const char* name) {
 int dlfl_rt_end_test(int outcome) {
   lock();
   if (rt.whole_process) {
-    unlock();
+    whole_process_bracket_locked();
     return 0;
   }
   if (!rt.header || rt.owner != getpid() || !rt.running) {
@@ -483,12 +522,15 @@ void dlfl_rt_register_probes(uint64_t probe_count, uint64_t map_id) {
 
 int dlfl_rt_register_flush(dlfl_rt_flush_fn fn) {
   lock();
-  int result = -1;
-  if (rt.flush_count < MAX_FLUSH) {
-    rt.flush[rt.flush_count++] = fn;
-    result = 0;
+  int known = 0;
+  for (int i = 0; i < rt.flush_count; ++i) known |= rt.flush[i] == fn;
+  int result = 0;
+  if (!known) {
+    if (rt.flush_count < MAX_FLUSH) rt.flush[rt.flush_count++] = fn;
+    else result = -1;
   }
   unlock();
+  if (result == 0) arm_exit_flush();
   return result;
 }
 

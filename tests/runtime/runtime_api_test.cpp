@@ -417,4 +417,22 @@ TEST_F(WholeProcess, ForkChildrenCountForTheTest) {
   EXPECT_EQ(seen, (std::set<std::vector<std::uint32_t>>{{0, 8}, {0, 9}}));
 }
 
+// Device coverage (a stand-in flush callback, as cuda_probe.h registers) reaches the test:
+// at exit, before the CUDA runtime's own exit handler; at a harness's brackets; not on a
+// crash, which keeps only what was flushed before it.
+TEST_F(WholeProcess, DeviceMapsAreFlushedIntoTheTest) {
+  auto [exit_status, exit_files] = run("device", "d");
+  EXPECT_EQ(WEXITSTATUS(exit_status), 0);
+  ASSERT_EQ(exit_files.size(), 1u);
+  EXPECT_EQ(probes_of(exit_files[0], "d"), (std::vector<std::uint32_t>{0, 13, 14}));
+  auto [bracket_status, bracket_files] = run("device-bracket", "db");
+  EXPECT_EQ(WEXITSTATUS(bracket_status), 0);
+  ASSERT_EQ(bracket_files.size(), 1u);
+  EXPECT_EQ(probes_of(bracket_files[0], "db"), (std::vector<std::uint32_t>{0, 11, 13, 14}));
+  auto [crash_status, crash_files] = run("device-crash", "dc");
+  EXPECT_NE(WEXITSTATUS(crash_status), 0);
+  ASSERT_EQ(crash_files.size(), 1u);
+  EXPECT_EQ(probes_of(crash_files[0], "dc"), (std::vector<std::uint32_t>{0, 13, 14}));
+}
+
 }  // namespace
