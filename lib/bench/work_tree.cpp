@@ -20,8 +20,11 @@ std::filesystem::path path_inside(const std::filesystem::path& root, std::string
   std::error_code ec;
   const fs::path real_root = fs::weakly_canonical(root, ec);
   const fs::path real_dir = ec ? fs::path() : fs::weakly_canonical(path.parent_path(), ec);
+  if (ec)
+    throw Error(what + " \"" + std::string(relative.substr(0, 80)) + "\" cannot be resolved in " + root.string() +
+                ": " + ec.message());
   const auto [r, d] = std::mismatch(real_root.begin(), real_root.end(), real_dir.begin(), real_dir.end());
-  if (ec || r != real_root.end())
+  if (r != real_root.end())
     throw Error(what + " \"" + std::string(relative.substr(0, 80)) + "\" leads outside " + root.string() +
                 " through a symbolic link");
   return path;
