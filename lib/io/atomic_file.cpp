@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "dlfl/error.h"
+#include "dlfl/io/text_file.h"
+#include "companion_files.h"
 #include "temporary_registry.h"
 
 namespace dlfl::io {
@@ -245,8 +247,29 @@ void commit_together(std::initializer_list<AtomicFile*> companions, AtomicFile& 
   // leaves the previous set whole.
   for (AtomicFile* c : companions) c->finish();
   primary.finish();
+  // Each companion's previous content stays reachable (a hard link named by its digest)
+  // until the primary is renamed: a kill in between leaves the old primary, which finds
+  // the companion it was written with there (check_companion), so readers see the old set
+  // until the next write completes and the new set after.
+  for (AtomicFile* c : companions) {
+    if (c->temp_path().empty()) continue;  // written in place (a device)
+    std::error_code ec;
+    if (!fs::is_regular_file(c->target(), ec)) continue;
+    const fs::path previous =
+        detail::previous_companion_path(c->target(), detail::companion_digest(read_file_bytes(c->target())));
+    if (!fs::exists(previous, ec) && ::link(c->target().c_str(), previous.c_str()) != 0)
+      throw Error(c->target().string(), 0, "cannot keep the previous file while the set is replaced: " + errno_text(errno));
+  }
   for (AtomicFile* c : companions) c->commit();
+  if (detail::after_companions_committed) detail::after_companions_committed();
   primary.commit();
+  // The new set is whole: no primary refers to a kept companion any more.
+  for (AtomicFile* c : companions) {
+    const std::string prefix = "." + c->target().filename().string() + ".prev-";
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(c->target().parent_path(), ec))
+      if (entry.path().filename().string().starts_with(prefix)) fs::remove(entry.path(), ec);
+  }
 }
 
 // ---------------------------------------------------------------------------------------

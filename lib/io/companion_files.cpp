@@ -21,12 +21,24 @@ std::string hex64(std::uint64_t value) {
   return text;
 }
 
+bool matches(const std::string& bytes, std::uint64_t size, std::string_view hash) {
+  return bytes.size() == size && hex64(XXH3_64bits(bytes.data(), bytes.size())) == hash;
+}
+
 fs::path companion_path(const fs::path& primary, std::string_view suffix) {
   fs::path p = primary;
   return p.replace_extension(std::string(suffix));
 }
 
 }  // namespace
+
+void (*after_companions_committed)() = nullptr;
+
+std::string companion_digest(std::string_view bytes) { return hex64(XXH3_64bits(bytes.data(), bytes.size())); }
+
+fs::path previous_companion_path(const fs::path& companion, std::string_view digest) {
+  return companion.parent_path() / ("." + companion.filename().string() + ".prev-" + std::string(digest));
+}
 
 std::string companion_record(const AtomicFile& companion, std::string_view suffix) {
   if (companion.temp_path().empty()) return {};
@@ -39,8 +51,8 @@ std::string companion_record(const AtomicFile& companion, std::string_view suffi
   return record;
 }
 
-void check_companion(const fs::path& primary, std::size_t line, std::string_view record,
-                     std::initializer_list<std::string_view> known) {
+fs::path check_companion(const fs::path& primary, std::size_t line, std::string_view record,
+                         std::initializer_list<std::string_view> known) {
   const std::string file = primary.string();
   const auto first = record.find(' ');
   const auto second = first == std::string_view::npos ? first : record.find(' ', first + 1);
@@ -57,8 +69,13 @@ void check_companion(const fs::path& primary, std::size_t line, std::string_view
     throw Error(file, line, "names an unknown companion '" + std::string(suffix) + "'");
   const fs::path path = companion_path(primary, suffix);
   const std::string bytes = read_file_bytes(path);
-  if (bytes.size() != size || hex64(XXH3_64bits(bytes.data(), bytes.size())) != hash)
-    throw Error(file, line,
+  if (matches(bytes, size, hash)) return path;
+  // A write interrupted between its renames: the companion is already the new one, and
+  // the one this (old) primary was written with was kept beside it.
+  const fs::path previous = previous_companion_path(path, hash);
+  std::error_code status;
+  if (fs::is_regular_file(previous, status) && matches(read_file_bytes(previous), size, hash)) return previous;
+  throw Error(file, line,
                 path.filename().string() + " is not the one written with this file (" +
                     (bytes.size() != size ? std::to_string(bytes.size()) + " bytes, expected " + std::to_string(size)
                                           : std::string("its content differs")) +

@@ -27,9 +27,22 @@ inline constexpr std::string_view kCompanionTag = "dlfl companion ";
 std::string companion_record(const AtomicFile& companion, std::string_view suffix);
 
 // Checks RECORD, found on line `line` of `primary`, against the file it names beside
-// `primary`. Throws dlfl::Error(primary, line, "...") in one line when the record is
-// malformed, names a SUFFIX not in `known`, or the companion's size or hash differ.
-void check_companion(const std::filesystem::path& primary, std::size_t line, std::string_view record,
-                     std::initializer_list<std::string_view> known);
+// `primary` and returns the file to read: that one, or the previous companion that an
+// interrupted write kept (previous_companion_path) when that is the one recorded. Throws
+// dlfl::Error(primary, line, "...") in one line when the record is malformed, names a
+// SUFFIX not in `known`, or neither file has the recorded size and hash.
+std::filesystem::path check_companion(const std::filesystem::path& primary, std::size_t line,
+                                      std::string_view record, std::initializer_list<std::string_view> known);
+
+// Where commit_together keeps a companion's previous content while the set is renamed:
+// `.NAME.prev-XXH3` beside it, XXH3 that content's digest as in the record.
+std::filesystem::path previous_companion_path(const std::filesystem::path& companion, std::string_view digest);
+
+// The 16-hex-digit XXH3 of `bytes`, as records write it.
+std::string companion_digest(std::string_view bytes);
+
+// Called by commit_together between renaming the companions and the primary (tests
+// simulate a kill there); null in normal runs.
+extern void (*after_companions_committed)();
 
 }  // namespace dlfl::io::detail

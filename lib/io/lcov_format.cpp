@@ -106,17 +106,18 @@ std::vector<std::string> lcov_test_names(const std::vector<std::string>& names) 
 Spectrum read_lcov(const fs::path& trace) {
   // The sidecar recorded by the writer is checked before it is read: one written by
   // another run would pair its outcomes with this file's sections.
+  fs::path tests_path = lcov_tests_path(trace);
   {
     io::TextFileLines comments(trace);
     std::string_view line;
     while (comments.next(line) && line.starts_with('#')) {
       const std::string_view rest = line.substr(std::min(line.find_first_not_of("# "), line.size()));
       if (rest.starts_with(detail::kCompanionTag))
-        detail::check_companion(trace, comments.line_number(), rest.substr(detail::kCompanionTag.size()),
-                                {kTestsSuffix});
+        tests_path = detail::check_companion(trace, comments.line_number(),
+                                             rest.substr(detail::kCompanionTag.size()), {kTestsSuffix});
     }
   }
-  std::vector<TestCase> tests = detail::read_test_outcomes(lcov_tests_path(trace));
+  std::vector<TestCase> tests = detail::read_test_outcomes(tests_path);
   const TestIndex index(tests);
   // Streamed (BOM dropped, lines bounded): garbage is refused at its first line, not after
   // it has all been read.

@@ -66,27 +66,30 @@ Spectrum read_matrix_market(const fs::path& mtx) {
   const std::string file = mtx.string();
   // The sidecars recorded by the writer (comments after the banner) are checked before
   // they are read: ones written by another run would pair with this file's entries.
+  fs::path tests_path = matrix_market_tests_path(mtx);
+  fs::path elements_path = matrix_market_elements_path(mtx);
   {
     detail::TextFileLines comments(mtx);
     std::string_view line;
     if (comments.next(line))
       while (comments.next(line) && line.starts_with('%')) {
         const std::string_view rest = line.substr(std::min(line.find_first_not_of("% "), line.size()));
-        if (rest.starts_with(detail::kCompanionTag))
-          detail::check_companion(mtx, comments.line_number(), rest.substr(detail::kCompanionTag.size()),
-                                  {kTestsSuffix, kElementsSuffix});
+        if (!rest.starts_with(detail::kCompanionTag)) continue;
+        const std::string_view record = rest.substr(detail::kCompanionTag.size());
+        const fs::path companion =
+            detail::check_companion(mtx, comments.line_number(), record, {kTestsSuffix, kElementsSuffix});
+        (record.starts_with(kTestsSuffix) ? tests_path : elements_path) = companion;
       }
   }
   SpectrumBuilder builder;
   {
-    const fs::path elements_path = matrix_market_elements_path(mtx);
     const std::string text = detail::read_text_file(elements_path);
     detail::LineReader lines(text);
     std::string_view header;
     if (!lines.next(header) || header != "name") throw Error(elements_path.string(), 1, "expected the header 'name'");
     detail::add_spectra_lines(lines, elements_path.string(), builder, nullptr);
   }
-  std::vector<TestCase> tests = detail::read_test_outcomes(matrix_market_tests_path(mtx));
+  std::vector<TestCase> tests = detail::read_test_outcomes(tests_path);
 
   // Streamed, lines bounded: a garbage file is refused at its banner, not after all of
   // it has been read.

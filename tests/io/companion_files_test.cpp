@@ -1,6 +1,6 @@
 // Outputs of several files (an lcov trace and its tests sidecar, a Matrix Market matrix
-// and its two sidecars) as one: a reader sees the old set, the new set or one error
-// line, never files of two writes paired silently.
+// and its two sidecars) as one: a reader sees the old set or the new set (a companion
+// edited by hand: one error line), never files of two writes paired silently.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -12,6 +12,7 @@
 #include "dlfl/error.h"
 #include "dlfl/io/lcov_format.h"
 #include "dlfl/io/matrix_market_format.h"
+#include "../../lib/io/companion_files.h"
 #include "io_test_support.h"
 
 namespace dlfl::io {
@@ -80,6 +81,32 @@ TEST(CompanionFiles, AMixedSetIsAnErrorNotWrongData) {
     }
     // The new set as a whole reads.
     EXPECT_EQ(f.read(new_dir / f.primary).failing_test_ids().size(), 1u);
+  }
+}
+
+// A kill between the renames, at the moment commit_together renames the primary: the new
+// companions are in place beside the old primary. The reader sees the old set (the
+// companions it was written with were kept), and the next complete write the new one,
+// leaving no kept copy behind.
+TEST(CompanionFiles, AKillBetweenTheRenamesLeavesTheOldSetReadable) {
+  struct Killed {};
+  for (const Format& f : formats()) {
+    SCOPED_TRACE(f.name);
+    TempDir dir;
+    const fs::path primary = dir / f.primary;
+    f.write(spectrum_of(3, false), primary);
+    detail::after_companions_committed = [] { throw Killed{}; };
+    EXPECT_THROW(f.write(spectrum_of(3, true), primary), Killed);
+    detail::after_companions_committed = nullptr;
+    // The new companions are in place: read with the old primary, they would turn its
+    // passing test into a failing one.
+    EXPECT_THAT(read_file(with_suffix(primary, f.companions.front())), HasSubstr("FAIL"));
+    EXPECT_EQ(f.read(primary).failing_test_ids().size(), 0u);
+
+    f.write(spectrum_of(3, true), primary);
+    EXPECT_EQ(f.read(primary).failing_test_ids().size(), 1u);
+    for (const auto& entry : fs::directory_iterator(dir.path()))
+      EXPECT_EQ(entry.path().filename().string().find(".prev-"), std::string::npos) << entry.path();
   }
 }
 

@@ -65,10 +65,12 @@ class AtomicFile {
 
 // Commits the files of one output (a primary file and its companions, e.g. a trace and
 // its tests sidecar): finishes all of them, so that a write error leaves every previous
-// file in place, then renames the companions and the primary last. A process killed
-// between the renames leaves new companions beside the old primary; a primary that
-// records its companions' digests (lib/io/companion_files.h) makes readers refuse that
-// mix. Throws dlfl::Error like commit(); the files not yet renamed are then discarded.
+// file in place, then keeps each companion's previous content as `.NAME.prev-DIGEST`
+// (a hard link), renames the companions and the primary last, and removes the kept
+// copies. A process killed between the renames leaves new companions beside the old
+// primary; a primary that records its companions' digests (lib/io/companion_files.h)
+// reads the kept copies then, so readers see the old set or the new one. Throws
+// dlfl::Error like commit(); the files not yet renamed are then discarded.
 void commit_together(std::initializer_list<AtomicFile*> companions, AtomicFile& primary);
 
 // Builds a directory (e.g. a GZoltar `txt/` output) in a temporary sibling directory and
