@@ -38,18 +38,6 @@ std::string filter_for(const std::set<std::string>& names) {
   return filter;
 }
 
-// Puts the work tree at `commit`, clean: a checkout in the tree left by the previous bug
-// (or a killed run), so unchanged files keep their timestamps and the build stays warm;
-// a new work tree when there is none (or it is no longer registered).
-GitResult check_out(const GitClone& clone, const fs::path& tree, const std::string& commit) {
-  if (fs::exists(tree / ".git")) {
-    GitResult r = run_git(tree, {"checkout", "--force", "--quiet", "--detach", commit});
-    if (r.ok) r = run_git(tree, {"clean", "-ffdxq"});
-    if (r.ok) return r;
-  }
-  return clone.add_worktree(tree, commit);
-}
-
 // A step's output kept as OUT/logs/BUG/NAME (best effort: a log that cannot be written
 // must not discard the bug).
 void keep_log(const BugPlan& plan, const std::string& name, const std::string& output) {
@@ -133,7 +121,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
     return discard("no C/C++ change", "the fix changes no C/C++/CUDA line outside the tests");
 
   // The buggy version: the parent, with the test files as the fix left them.
-  if (const GitResult r0 = check_out(*plan.clone, tree.source, plan.parent); !r0.ok)
+  if (const GitResult r0 = check_out_clean(*plan.clone, tree.source, plan.parent); !r0.ok)
     return discard("checkout failed", "checking out the parent " + plan.parent.substr(0, 12) + ": " + r0.what);
   if (!candidacy.test_files.empty()) {
     std::vector<std::string> args{"checkout", plan.fix, "--"};

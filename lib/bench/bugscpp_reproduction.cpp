@@ -42,18 +42,6 @@ std::string joined(const std::set<std::string>& items) {
   return out.empty() ? "none" : out;
 }
 
-// The work tree at `commit`, clean (untracked files, the previous in-place build and
-// DPP_TEST_INDEX included): a checkout in the tree left by the previous bug, or a new
-// work tree.
-GitResult check_out(const GitClone& clone, const fs::path& tree, const std::string& commit) {
-  if (fs::exists(tree / ".git")) {
-    GitResult r = run_git(tree, {"checkout", "--force", "--quiet", "--detach", commit});
-    if (r.ok) r = run_git(tree, {"clean", "-ffdxq"});
-    if (r.ok) return r;
-  }
-  return clone.add_worktree(tree, commit);
-}
-
 // Writes `content` to root/rel, refusing to follow a symbolic link on the way (a patch
 // may have made one that points out of the tree). rel is contained (checked on import
 // and when the manifest is read); returns what went wrong, or "".
@@ -113,7 +101,7 @@ class Defect {
 
   // The fix commit with the patches applied and the extra files in; "" or what failed.
   std::string prepare(const std::vector<const eval::BugsCppFile*>& patches) const {
-    if (const GitResult g = check_out(*plan_.clone, tree_.source, plan_.fix); !g.ok)
+    if (const GitResult g = check_out_clean(*plan_.clone, tree_.source, plan_.fix); !g.ok)
       return "checking out the fix " + plan_.fix.substr(0, 12) + ": " + g.what;
     for (const eval::BugsCppFile* patch : patches) {
       if (patch->path.empty()) continue;

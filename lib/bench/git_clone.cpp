@@ -75,6 +75,15 @@ GitResult run_git(const fs::path& dir, const std::vector<std::string>& args, con
   return out;
 }
 
+GitResult check_out_clean(const GitClone& clone, const fs::path& tree, const std::string& commit) {
+  if (fs::exists(tree / ".git")) {
+    GitResult r = run_git(tree, {"checkout", "--force", "--quiet", "--detach", commit});
+    if (r.ok) r = run_git(tree, {"clean", "-ffdxq"});
+    if (r.ok) return r;
+  }
+  return clone.add_worktree(tree, commit);
+}
+
 bool remote_names_project(const std::string& url, const std::string& project) {
   const auto plus = project.find('+');
   if (plus == std::string::npos) return false;

@@ -2,30 +2,11 @@
 #include "dlfl/bench/version_truth.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "dlfl/error.h"
+#include "dlfl/eval/unified_diff.h"
 
 namespace dlfl::bench {
-namespace {
-
-// "a[,b]" at the front of `text` (after the sign); b defaults to 1, as in diff's output.
-bool parse_range(std::string_view& text, std::uint32_t& start, std::uint32_t& count) {
-  const char* end = text.data() + text.size();
-  auto [p, ec] = std::from_chars(text.data(), end, start);
-  if (ec != std::errc()) return false;
-  count = 1;
-  if (p != end && *p == ',') {
-    auto [q, ec2] = std::from_chars(p + 1, end, count);
-    if (ec2 != std::errc()) return false;
-    p = q;
-  }
-  text.remove_prefix(static_cast<std::size_t>(p - text.data()));
-  return true;
-}
-
-}  // namespace
-
 std::vector<DiffHunk> parse_diff_hunks(std::string_view diff, const std::string& source) {
   std::vector<DiffHunk> hunks;
   std::size_t line_number = 0;
@@ -35,18 +16,9 @@ std::vector<DiffHunk> parse_diff_hunks(std::string_view diff, const std::string&
     begin = end + 1;
     ++line_number;
     if (!line.starts_with("@@ ")) continue;
-    line.remove_prefix(3);
-    DiffHunk h;
-    bool ok = line.starts_with('-');
-    if (ok) {
-      line.remove_prefix(1);
-      ok = parse_range(line, h.old_start, h.old_count) && line.starts_with(" +");
-    }
-    if (ok) {
-      line.remove_prefix(2);
-      ok = parse_range(line, h.new_start, h.new_count) && line.starts_with(" @@");
-    }
-    if (!ok) throw Error(source, line_number, "malformed hunk header (expected '@@ -a,b +c,d @@')");
+    const std::optional<eval::HunkRanges> ranges = eval::parse_hunk_header(line);
+    if (!ranges) throw Error(source, line_number, "malformed hunk header (expected '@@ -a,b +c,d @@')");
+    const DiffHunk h{ranges->old_start, ranges->old_count, ranges->new_start, ranges->new_count};
     hunks.push_back(h);
   }
   return hunks;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "dlfl/error.h"
+#include "dlfl/eval/bugset_names.h"
 #include "dlfl/eval/unified_diff.h"
 #include "dlfl/io/text_file.h"
 
@@ -133,7 +134,7 @@ std::optional<BugsCppFile> read_patch(const fs::path& project_dir, std::uint32_t
   std::vector<DiffFile> parsed = parse_unified_diff(patch.content, path.string());
   for (const DiffFile& file : parsed)
     for (const std::string* p : {&file.old_path, &file.new_path})
-      if (!p->empty() && !is_contained_relative_path(*p))
+      if (!p->empty() && !repository_path_problem(*p).empty())
         throw Error(path.string(), file.header_line, "the path \"" + *p + "\" is not inside the tree (absolute, or with '..')");
   if (files) *files = std::move(parsed);
   return patch;
@@ -148,7 +149,7 @@ std::vector<BugsCppFile> read_extra_files(const fs::path& dir) {
     const fs::path rel = it->path().lexically_relative(dir);
     if (it->is_symlink()) throw Error(it->path().string(), 0, "a symbolic link among the extra files");
     if (!it->is_regular_file()) continue;
-    if (!is_contained_relative_path(rel.generic_string()))
+    if (!repository_path_problem(rel.generic_string()).empty())
       throw Error(it->path().string(), 0, "an extra file path that is not inside the tree");
     files.push_back({rel.generic_string(), io::read_file_bytes(it->path())});
   }
@@ -173,7 +174,7 @@ FileChange fix_change(const DiffFile& d) {
 std::vector<BugReport> import_project(const fs::path& project_dir) {
   const std::string project = project_dir.filename().string();
   const Meta meta(project_dir / "meta.json");
-  if (!is_bugscpp_project_name(project))
+  if (!is_valid_project_name(project))
     meta.fail("the folder name \"" + project +
               "\" is not a project name (a letter or digit, then letters, digits, '.', '_', '+', '-')");
   const Json& root = meta.json();
@@ -201,9 +202,9 @@ std::vector<BugReport> import_project(const fs::path& project_dir) {
     BugReport bug;
     const Json& id = meta.member(defect, "id", where);
     bug.number = id.is_string() ? id.get<std::string>() : std::to_string(meta.count(id, where + "'s \"id\""));
-    if (!is_bugscpp_project_name(bug.number)) meta.fail(where + "'s id " + id.dump() + " is not usable in a bug id");
     bug.project = project;
     bug.id = project + "#" + bug.number;
+    if (!is_valid_bug_id(bug.id)) meta.fail(where + "'s id " + id.dump() + " is not usable in a bug id");
     if (!ids.insert(bug.id).second) meta.fail("duplicate defect id " + id.dump());
     bug.category = "traditional";
     bug.fix_commit = meta.text(defect, "hash", where);
@@ -253,13 +254,6 @@ std::vector<BugReport> import_project(const fs::path& project_dir) {
 }
 
 }  // namespace
-
-bool is_bugscpp_project_name(std::string_view name) noexcept {
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-  if (name.empty() || !alnum(name.front())) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
-}
 
 std::optional<std::string> bugscpp_command_line(std::string_view line) {
   std::string text(line);

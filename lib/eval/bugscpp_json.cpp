@@ -4,6 +4,7 @@
 #include <array>
 
 #include "dlfl/error.h"
+#include "dlfl/eval/bugset_names.h"
 #include "dlfl/eval/unified_diff.h"
 
 namespace dlfl::eval {
@@ -93,7 +94,7 @@ class Reader {
     if (v.is_null()) return {};
     if (!v.is_object()) fail(std::string("member \"") + name + "\" is not an object");
     BugsCppFile file{text(v, "path"), {}};
-    if (contained && !is_contained_relative_path(file.path))
+    if (contained && !repository_path_problem(file.path).empty())
       fail("extra file path \"" + file.path + "\" is not inside the tree (absolute, or with '..')");
     if (v.contains("text")) {
       file.content = text(v, "text");

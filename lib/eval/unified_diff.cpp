@@ -123,18 +123,10 @@ std::vector<DiffFile> parse_unified_diff(std::string_view text, const std::strin
       files.back().binary = true;
     } else if (line.starts_with("@@ ")) {
       if (files.empty()) throw Error(source, number, "a hunk before any file header (--- / +++)");
-      std::string_view h = line.substr(3);
-      std::uint32_t old_count = 0, new_count = 0;
-      bool ok = h.starts_with('-');
-      if (ok) {
-        h.remove_prefix(1);
-        ok = parse_range(h, old_line, old_count) && h.starts_with(" +");
-      }
-      if (ok) {
-        h.remove_prefix(2);
-        ok = parse_range(h, new_line, new_count) && h.starts_with(" @@");
-      }
-      if (!ok) throw Error(source, number, "malformed hunk header (expected '@@ -a,b +c,d @@')");
+      const std::optional<HunkRanges> ranges = parse_hunk_header(line);
+      if (!ranges) throw Error(source, number, "malformed hunk header (expected '@@ -a,b +c,d @@')");
+      old_line = ranges->old_start, new_line = ranges->new_start;
+      const std::uint32_t old_count = ranges->old_count, new_count = ranges->new_count;
       // A side with no lines starts at the line before the change; the first line of a
       // side with lines is its start.
       old_left = old_count, new_left = new_count;
@@ -151,17 +143,14 @@ std::vector<DiffFile> parse_unified_diff(std::string_view text, const std::strin
   return files;
 }
 
-bool is_contained_relative_path(std::string_view path) noexcept {
-  if (path.empty() || path.front() == '/') return false;
-  if (path.find('\0') != std::string_view::npos || path.find('\\') != std::string_view::npos) return false;
-  std::size_t begin = 0;
-  while (begin <= path.size()) {
-    const std::size_t end = std::min(path.find('/', begin), path.size());
-    const std::string_view part = path.substr(begin, end - begin);
-    if (part.empty() || part == "." || part == "..") return false;
-    begin = end + 1;
-  }
-  return true;
+std::optional<HunkRanges> parse_hunk_header(std::string_view line) noexcept {
+  if (!line.starts_with("@@ -")) return std::nullopt;
+  line.remove_prefix(4);
+  HunkRanges r;
+  if (!parse_range(line, r.old_start, r.old_count) || !line.starts_with(" +")) return std::nullopt;
+  line.remove_prefix(2);
+  if (!parse_range(line, r.new_start, r.new_count) || !line.starts_with(" @@")) return std::nullopt;
+  return r;
 }
 
 }  // namespace dlfl::eval

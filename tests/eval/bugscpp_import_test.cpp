@@ -12,6 +12,7 @@
 #include "../support/test_files.h"
 #include "dlfl/error.h"
 #include "dlfl/eval/bugset_manifest.h"
+#include "dlfl/eval/bugset_names.h"
 #include "dlfl/eval/unified_diff.h"
 
 namespace dlfl::eval {
@@ -199,10 +200,10 @@ TEST_F(BugsCppImport, RefusesPathsLeavingTheTree) {
         }
       },
       Error);
-  EXPECT_FALSE(is_contained_relative_path("a/../b"));
-  EXPECT_FALSE(is_contained_relative_path("/a"));
-  EXPECT_FALSE(is_contained_relative_path("a//b"));
-  EXPECT_TRUE(is_contained_relative_path(".dpp/test_list"));
+  EXPECT_FALSE(repository_path_problem("a/../b").empty());
+  EXPECT_FALSE(repository_path_problem("/a").empty());
+  EXPECT_FALSE(repository_path_problem("a//b").empty());
+  EXPECT_TRUE(repository_path_problem(".dpp/test_list").empty());
 }
 
 TEST_F(BugsCppImport, MalformedMetaAndMissingPatchNameTheFile) {

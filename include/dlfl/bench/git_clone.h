@@ -64,6 +64,12 @@ class GitClone {
 // or without .git; case-insensitive): https://github.com/apache/mxnet.git ~ "apache+mxnet".
 bool remote_names_project(const std::string& url, const std::string& project);
 
+// Puts the work tree at `tree` at `commit`, clean (untracked and ignored files removed):
+// a checkout in the tree a previous bug (or a killed run) left, so unchanged files keep
+// their timestamps and the build stays warm; a new work tree of `clone` when there is
+// none (or it is no longer registered).
+GitResult check_out_clean(const GitClone& clone, const std::filesystem::path& tree, const std::string& commit);
+
 // The checked-out work tree of a clone: removes itself (and its registration) on
 // destruction. `path` is where it lives; empty when adding it failed.
 class ScopedWorktree {

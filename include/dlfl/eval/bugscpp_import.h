@@ -34,7 +34,4 @@ std::vector<BugReport> import_bugscpp(const std::filesystem::path& dir);
 // SCRIPT (unquoted as the container's exec splits it). nullopt for unbalanced quotes.
 std::optional<std::string> bugscpp_command_line(std::string_view line);
 
-// Whether a BugsC++ project (taxonomy folder) name is usable as a bug id's project.
-bool is_bugscpp_project_name(std::string_view name) noexcept;
-
 }  // namespace dlfl::eval

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,9 +29,11 @@ struct DiffFile {
 // ends before its header's counts are reached, or a hunk before any file header.
 std::vector<DiffFile> parse_unified_diff(std::string_view text, const std::string& source);
 
-// Whether `path` is relative and stays inside the directory it is relative to: not
-// empty, no leading '/', no "." or ".." component, no empty component, no NUL or '\\'.
-// Third-party patches and manifests name paths that must never escape a work tree.
-bool is_contained_relative_path(std::string_view path) noexcept;
+// The line ranges of a hunk header "@@ -a[,b] +c[,d] @@ ..." (b and d default to 1, as
+// diff writes them), or nullopt when `line` is not one.
+struct HunkRanges {
+  std::uint32_t old_start = 0, old_count = 0, new_start = 0, new_count = 0;
+};
+std::optional<HunkRanges> parse_hunk_header(std::string_view line) noexcept;
 
 }  // namespace dlfl::eval
