@@ -125,9 +125,11 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   std::vector<Formula> formulas;
   for (const auto& name : o.formulas) formulas.push_back(make_formula(name));
   std::map<std::string, ProjectSetup> projects;
-  for (const auto& [project, file] : o.project_recipes)
+  for (const auto& recipe : o.project_recipes) {
+    const std::string& project = recipe.first;  // a named copy: lambdas cannot capture bindings (C++20, clang 14)
     if (std::none_of(selected.begin(), selected.end(), [&](const auto* b) { return b->project == project; }))
-      throw Error(file.string(), 0, "--recipe " + project + "=...: no selected bug is of project " + project);
+      throw Error(recipe.second.string(), 0, "--recipe " + project + "=...: no selected bug is of project " + project);
+  }
   for (const auto* bug : selected) {
     if (projects.contains(bug->project)) continue;
     ProjectSetup& setup = projects[bug->project];
