@@ -76,7 +76,9 @@ namespace {
 PytestRunReport report_of(const json& doc, const std::string& source) {
   if (!doc.is_object() || doc.value("format", "") != "dlfl-pytest-run")
     throw Error(source, 0, "is not a dlfl_pytest run report (\"format\": \"dlfl-pytest-run\" missing)");
-  if (doc.value("version", 0) != 1)
+  // Compared as JSON: value<int>() of a float such as 6.7e65 would be an out-of-range
+  // conversion (found by fuzz/pytest_run_report_fuzzer under UBSan).
+  if (const auto version = doc.find("version"); version == doc.end() || *version != json(1))
     throw Error(source, 0, "is a dlfl_pytest run report of version " + doc.value("version", json(0)).dump() +
                                "; this dlfl reads version 1");
   PytestRunReport r;

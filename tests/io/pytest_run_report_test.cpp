@@ -42,6 +42,8 @@ TEST(PytestRunReport, BadInputIsAOneLineError) {
   EXPECT_EQ(message(R"({"meta": {}})"), "run.json: is not a dlfl_pytest run report (\"format\": \"dlfl-pytest-run\" missing)");
   EXPECT_EQ(message(R"({"format": "dlfl-pytest-run", "version": 2})"),
             "run.json: is a dlfl_pytest run report of version 2; this dlfl reads version 1");
+  EXPECT_EQ(message(R"({"format": "dlfl-pytest-run", "version": 6.66667e+65})"),
+            "run.json: is a dlfl_pytest run report of version 6.66667e+65; this dlfl reads version 1");
   EXPECT_EQ(message(R"({"format": "dlfl-pytest-run", "version": 1, "root": "/", "repeat": 1,
                        "tests": [{"name": "t", "runs": ["xfailed"], "extrinsic": []}]})"),
             "run.json: t: unknown outcome \"xfailed\"");
