@@ -7,7 +7,7 @@
 
 namespace dlfl {
 
-// For element e (REFERENCE §1): ef = Σ w over covering tests, ep = Σ (1 − w) over
+// For element e (Abreu et al., TAIC PART 2007; fractional w for flaky tests): ef = Σ w over covering tests, ep = Σ (1 − w) over
 // covering tests, nf = F − ef, np = P − ep, where w is a test's failure weight. With
 // binary outcomes these are the classic integer counts.
 struct Counts {

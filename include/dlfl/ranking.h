@@ -11,7 +11,7 @@
 
 namespace dlfl {
 
-// How a tie of t elements starting at position p is reported (REFERENCE §2).
+// How a tie of t elements starting at position p is reported (best, worst or average position; Wong et al., TSE 2016).
 enum class TieRule {
   best,     // p
   worst,    // p + t − 1

@@ -62,7 +62,7 @@ void Coverage::check_rows(std::size_t tests, std::span<const std::uint64_t> offs
                           std::span<const std::uint32_t> test_ids, std::size_t first, std::size_t last) {
   if (first >= last) return;
   check_offsets(offsets, test_ids.size(), first, last);
-  // Fast path, cheap enough to run on every native read (issue #14) and branch-free over
+  // Fast path, cheap enough to run on every native read and branch-free over
   // the ids so the compiler vectorizes it: the ids of [first, last) are one run; each row
   // is strictly ascending when every drop in the run is at a row boundary, and in range
   // when the largest id is.

@@ -10,7 +10,7 @@
 // Zero-division: unless a formula says otherwise, x/0 is +inf for x > 0, −inf for x < 0
 // and 0 for x = 0 (rule "div"). Formula::score then stores ±inf as ±kInfiniteScore, so
 // an ideal suspect (ef = F, ep = 0, hence ep + nf = 0) of DStar, Kulczynski1, M1, ...
-// ranks first instead of being scored 0 as some tools do (REFERENCE §1).
+// ranks first instead of being scored 0 as some tools do.
 #include "formula_table.h"
 
 #include <bit>

@@ -15,7 +15,7 @@ using detail::TextFileLines;
 
 namespace {
 
-// One tests.csv record split on its first three commas (REFERENCE §3).
+// One tests.csv record split on its first three commas (the stack trace, last, may hold commas).
 struct TestLine {
   std::string name;
   std::string_view outcome, runtime, trace;

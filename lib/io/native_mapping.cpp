@@ -223,7 +223,7 @@ Spectrum native_spectrum(const MappedNative& map, NativeElements elements, bool 
     if (has_failing && check_coverage) check_failing_rows(spectrum);
     // Counts read the failing rows only with binary outcomes (counts.cpp); otherwise the
     // pages the check above touched would stay in memory for nothing (12 MB of a 1M x 10k
-    // spectrum with 3% failing tests: issue #7's peak-memory target).
+    // spectrum with 3% failing tests: the peak-memory target of benchmarks/README.md).
     if (has_failing && !spectrum.binary_outcomes()) release(map.view<std::uint32_t>(failing_elements));
     return spectrum;
   } catch (const Error& e) {

@@ -1,6 +1,6 @@
 // The commands that need Clang (instrument, callgraph, mutate, bench) run in a second
 // executable, dlfl-clang, beside dlfl: linking libLLVM and libclang-cpp cost every start of
-// dlfl ~15 ms in the dynamic loader (issue #12), which `dlfl collect`, `rank`, `merge`...
+// dlfl ~15 ms in the dynamic loader, which `dlfl collect`, `rank`, `merge`...
 // should not pay. dlfl-clang is the whole dlfl, built with Clang; dlfl parses a Clang
 // command's arguments (the same definitions) and then becomes dlfl-clang.
 #pragma once

@@ -1,6 +1,6 @@
 // Comparison of localization accuracy between groups of bugs (DL vs traditional, one bug
 // type against another): per-bug results in, per technique × group summaries and
-// statistical tests out (REFERENCE §2; Jahan et al., EMSE 2025, RQ1).
+// statistical tests out (Jahan et al., EMSE 2025, RQ1).
 #pragma once
 
 #include <cstddef>
@@ -53,7 +53,7 @@ struct MetricSummary {
   double mean = 0.0;  // NaN when n = 0
   double median = 0.0;
   double sd = 0.0;  // n − 1 denominator; NaN when n < 2
-  // Normality of the per-bug values (decides which test to trust; REFERENCE §2).
+  // Normality of the per-bug values (decides which test to trust; Shapiro-Wilk before t-test or Mann-Whitney).
   HypothesisTestResult shapiro_wilk;
 };
 

@@ -10,7 +10,7 @@
 
 namespace dlfl::io {
 
-// The files (REFERENCE §3):
+// The files (GZoltar 1.7+ text layout):
 //   spectra.csv  header `name`, then one element a line: `org.pkg$Class#method(args):37`;
 //                line i + 2 is matrix column i.
 //   matrix.txt   one row per test in tests.csv order: `1 0 1 -`, each cell followed by

@@ -7,7 +7,7 @@
 
 namespace dlfl::io {
 
-// The files (REFERENCE §3), neither with a header:
+// The files (GZoltar's legacy layout), neither with a header:
 //   spectra  one element name a line (`org.pkg.Class#123`, or GZoltar 1.7 names);
 //   matrix   one row per test, same syntax as matrix.txt: `1 0 1 -`.
 // The layout has no test names: tests read back as `test_1`, `test_2`, ... (1-based, in

@@ -10,7 +10,7 @@
 namespace dlfl::io {
 
 enum class SpectrumFormat {
-  gzoltar,  // directory with matrix.txt, spectra.csv, tests.csv (GZoltar 1.7+, REFERENCE §3)
+  gzoltar,  // directory with matrix.txt, spectra.csv, tests.csv (GZoltar 1.7+)
   legacy,   // `matrix` + `spectra` pair (GZoltar ≤ 1.6 / Defects4J); path = directory or matrix file
   native,   // dlfl's memory-mappable binary file (native_format.h)
   matrix_market,  // SPECTRUM.mtx + .tests.csv + .elements.csv (matrix_market_format.h)
