@@ -12,7 +12,7 @@
 #
 # The verdict lines (`faulty line ...`, `faulty function ...`) give the faulty element's
 # position under the average tie rule with its tie's best..worst positions, for DStar²
-# (the headline) and Ochiai. The README's 10-fault table is these lines for every fault.
+# (the headline) and Ochiai. The 10-fault table of docs/results.md is these lines for every fault.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=runtime
