@@ -7,12 +7,13 @@
 
 #include "dlfl/bench/bugscpp_reproduction.h"
 #include "dlfl/bench/download_detection.h"
+#include "dlfl/bench/step_log.h"
 #include "dlfl/bench/watchdog.h"
 #include "dlfl/bench/work_tree.h"
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
-#include "dlfl/printable.h"
+#include "dlfl/io/native_format.h"
 #include "dlfl/spectrum_subset.h"
 
 namespace dlfl::bench {
@@ -38,32 +39,18 @@ std::string filter_for(const std::set<std::string>& names) {
   return filter;
 }
 
-// A step's output kept as OUT/logs/BUG/NAME (best effort: a log that cannot be written
-// must not discard the bug).
-void keep_log(const BugPlan& plan, const std::string& name, const std::string& output) {
-  if (plan.log_dir.empty()) return;
-  try {
-    fs::create_directories(plan.log_dir);
-    write_text(plan.log_dir / name, output);
-  } catch (const std::exception&) {
-  }
+}  // namespace
+
+void keep_spectrum(const BugPlan& plan, const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth) {
+  if (plan.spectrum_dir.empty()) return;
+  fs::create_directories(plan.spectrum_dir);
+  io::write_native(spectrum, plan.spectrum_dir / (plan.bug->id + ".dlfl"));
+  std::string lines;
+  for (const auto& item : truth) lines += eval::to_string(item) + "\n";
+  write_text(plan.spectrum_dir / (plan.bug->id + ".truth"), lines);
 }
 
-// The last few lines of a failing step's output, for discarded.csv.
-std::string output_tail(const std::string& output, std::size_t lines = 5) {
-  std::size_t end = output.find_last_not_of("\r\n");
-  if (end == std::string::npos) return "";
-  std::size_t begin = end + 1;
-  for (std::size_t n = 0; n < lines && begin > 0; ++n) {
-    const auto nl = output.rfind('\n', begin - 1);
-    begin = nl == std::string::npos ? 0 : nl;
-    if (nl == std::string::npos) break;
-  }
-  std::string tail = output.substr(begin, end + 1 - begin);
-  while (!tail.empty() && (tail.front() == '\n' || tail.front() == '\r')) tail.erase(0, 1);
-  if (tail.size() > 2000) tail.erase(0, tail.size() - 2000);
-  return printable(tail);  // one CSV line: its line breaks as \n
-}
+namespace {
 
 std::string group_of(const eval::BugReport& bug) {
   if (bug.bugscpp) return "traditional";  // BugsC++: the non-DL side of a comparison
@@ -149,7 +136,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   const auto update_submodules = [&](const std::string& version) -> std::optional<FaultRecord> {
     if (!fs::exists(tree.source / ".gitmodules")) return std::nullopt;
     const GitResult g = run_git(tree.source, {"submodule", "update", "--init", "--recursive"}, c.build_env);
-    keep_log(plan, version + "-submodules.log", g.out + "\n" + g.what + "\n");
+    keep_log(plan.log_dir, version + "-submodules.log", g.out + "\n" + g.what + "\n");
     if (g.ok) return std::nullopt;
     std::string urls;
     for (const auto& url : configure_time_urls(tree.source)) urls += (urls.empty() ? "" : ", ") + url;
@@ -162,7 +149,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
                         bool configuring) -> std::optional<FaultRecord> {
     const CommandOutcome outcome = run_tree_command(context, where, command, c.test_jobs, c.interrupt);
     if (interrupted()) throw Error("interrupted");
-    keep_log(plan, version + "-" + log_name + ".log", outcome.output);
+    keep_log(plan.log_dir, version + "-" + log_name + ".log", outcome.output);
     if (outcome.ok) return std::nullopt;
     r.tail = output_tail(outcome.output);
     const std::string summary =
@@ -200,7 +187,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
     const CommandOutcome outcome =
         run_command(command, tree.build.parent_path(), c.build_env, recipe.build_timeout, c.interrupt);
     if (interrupted()) throw Error("interrupted");
-    keep_log(plan, version + "-instrument.log", outcome.output);
+    keep_log(plan.log_dir, version + "-instrument.log", outcome.output);
     if (outcome.ok) return std::nullopt;
     r.tail = output_tail(outcome.output);
     return discard(outcome.timed_out ? "timeout" : "build failed",
@@ -224,7 +211,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
       out = collect_tree(context, built, watchdog.flag());
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
-      keep_log(plan, version + "-tests.log", std::string(e.what()) + "\n");
+      keep_log(plan.log_dir, version + "-tests.log", std::string(e.what()) + "\n");
       if (watchdog.expired())
         return discard("timeout", "the tests of the " + version + " version ran longer than " +
                                       std::to_string(recipe.fault_timeout.count()) + " s");
@@ -271,6 +258,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   r.elements = spectrum.element_count();
   r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
   r.results = evaluate_formulas(c, spectrum, candidacy.native_truth);
+  keep_spectrum(plan, spectrum, candidacy.native_truth);
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "dlfl/bench/build_runner.h"
+#include "dlfl/bench/step_log.h"
 #include "dlfl/bench/watchdog.h"
 #include "dlfl/bench/work_tree.h"
 #include "dlfl/collect/collector.h"
@@ -81,17 +82,43 @@ std::string lines_script(const std::vector<std::string>& lines, const WorkTree& 
   return out;
 }
 
+// BugsC++ runs its commands in Ubuntu 18.04 images; dlfl runs them on the host. Three of
+// the images' habits need a stand-in there: `python` is Python 3 (Debian names it python3);
+// test scripts call cgi.escape, which Python 3.8 removed (html.escape is its successor);
+// the harness flushes coverage with __gcov_flush, which GCC 11 removed, and __gcov_dump
+// writes the same counters (the harness calls it just before the process dies).
+const char* const kHostShims =
+    "if ! command -v python >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then\n"
+    "  mkdir -p \"$DLFL_BUGSCPP_DIR/bin\" && ln -sf \"$(command -v python3)\" \"$DLFL_BUGSCPP_DIR/bin/python\"\n"
+    "fi\n"
+    "PATH=\"$DLFL_BUGSCPP_DIR/bin:$PATH\"; export PATH\n"
+    "PYTHONPATH=\"$DLFL_BUGSCPP_DIR/python${PYTHONPATH:+:$PYTHONPATH}\"; export PYTHONPATH\n";
+const char* const kPythonShim =
+    "# dlfl: Python 3.8 removed cgi.escape, which old test scripts of BugsC++ projects call.\n"
+    "try:\n"
+    "    import cgi, html\n"
+    "    if not hasattr(cgi, 'escape'):\n"
+    "        cgi.escape = html.escape\n"
+    "except ImportError:\n"
+    "    pass\n";
+
+std::string for_current_gcc(std::string text) {
+  replace_all(text, "__gcov_flush", "__gcov_dump");
+  return text;
+}
+
 class Defect {
  public:
   Defect(const FaultContext& c, const WorkTree& tree, const BugPlan& plan)
       : c_(c), tree_(tree), plan_(plan), d_(*plan.bug->bugscpp), dir_(tree.build.parent_path() / "bugscpp") {
-    fs::create_directories(dir_);
-    write_text(dir_ / "build.sh", "cd " + shell_quote(tree_.source.string()) + " || exit 125\n" +
-                                      lines_script(d_.build_coverage, tree_, c_.test_jobs, ""));
+    fs::create_directories(dir_ / "python");
+    write_text(dir_ / "python" / "sitecustomize.py", kPythonShim);
+    const std::string prologue = "DLFL_BUGSCPP_DIR=" + shell_quote(dir_.string()) + "\n" + kHostShims + "cd " +
+                                 shell_quote(tree_.source.string()) + " || exit 125\n";
+    write_text(dir_ / "build.sh", prologue + lines_script(d_.build_coverage, tree_, c_.test_jobs, ""));
     // One case: its index in DPP_TEST_INDEX, then the test commands, or the defect's own
     // for its last cases (extra_tests).
-    std::string cases = "cd " + shell_quote(tree_.source.string()) + " || exit 125\necho \"$1\" > DPP_TEST_INDEX\n" +
-                        "case \"$1\" in\n";
+    std::string cases = prologue + "echo \"$1\" > DPP_TEST_INDEX\ncase \"$1\" in\n";
     const std::uint32_t first_extra = d_.num_cases - static_cast<std::uint32_t>(d_.extra_tests.size()) + 1;
     for (std::size_t k = 0; k < d_.extra_tests.size(); ++k)
       cases += "  " + std::to_string(first_extra + k) + ")\n" + lines_script(d_.extra_tests[k], tree_, 1, "    ") + "    ;;\n";
@@ -106,12 +133,12 @@ class Defect {
     for (const eval::BugsCppFile* patch : patches) {
       if (patch->path.empty()) continue;
       const fs::path file = dir_ / fs::path(patch->path).filename();
-      write_text(file, patch->content);
+      write_text(file, for_current_gcc(patch->content));
       if (const GitResult g = run_git(tree_.source, {"apply", "--whitespace=nowarn", file.string()}); !g.ok)
         return "applying " + patch->path + ": " + g.what;
     }
     for (const auto& extra : d_.extra_files)
-      if (std::string error = write_inside(tree_.source, extra.path, extra.content); !error.empty())
+      if (std::string error = write_inside(tree_.source, extra.path, for_current_gcc(extra.content)); !error.empty())
         return "copying the extra file " + error;
     return {};
   }
@@ -183,6 +210,8 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
       return discard("checkout failed", "the " + name + " version: " + error);
     const CommandOutcome built = defect.build();
     if (interrupted()) throw Error("interrupted");
+    keep_log(plan.log_dir, name + "-build.log", built.output);
+    if (!built.ok) r.tail = output_tail(built.output);
     if (!built.ok)
       return discard(built.timed_out ? "timeout" : "build failed",
                      "building the " + name + " version: " + failure_summary(built));
@@ -191,6 +220,7 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
       out = defect.run(cases, watchdog.flag());
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
+      keep_log(plan.log_dir, name + "-tests.log", std::string(e.what()) + "\n");
       if (watchdog.expired())
         return discard("timeout", "the cases of the " + name + " version ran longer than " +
                                       std::to_string(c.subject->fault_timeout.count()) + " s");
@@ -240,6 +270,7 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
   r.elements = spectrum.element_count();
   r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
   r.results = evaluate_formulas(c, spectrum, plan.candidacy.native_truth);
+  keep_spectrum(plan, spectrum, plan.candidacy.native_truth);
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

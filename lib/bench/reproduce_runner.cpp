@@ -172,6 +172,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     plan.candidacy = eval::bug_candidacy(*bug);
     plan.recipe_digest = projects.at(bug->project).recipe_digest;
     plan.log_dir = o.out_dir / "logs" / bug->id;  // a valid id is one directory name
+    plan.spectrum_dir = o.out_dir / "spectra";
     plans.push_back(std::move(plan));
   }
 

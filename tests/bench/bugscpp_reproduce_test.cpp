@@ -102,6 +102,17 @@ TEST_F(BugsCppReproduce, ImportsTheTaxonomyAndReproducesOneDefectDiscardingTheMi
     EXPECT_DOUBLE_EQ(f.first_rank_worst, 1) << f.formula;
   }
 
+  // The harness's __gcov_flush and the test command's python + cgi.escape ran on this host
+  // (the stand-ins of BugsC++'s images); each step's output is kept; the spectrum and truth
+  // are kept for re-ranking with other techniques.
+  EXPECT_THAT(slurp(out / "logs" / "ministr#1" / "buggy-build.log"), HasSubstr("check.c"));
+  EXPECT_TRUE(fs::exists(out / "logs" / "ministr#1" / "fixed-build.log"));
+  EXPECT_EQ(slurp(out / "spectra" / "ministr#1.truth"), "src/mathx.c:7\n");
+  const RunResult ranked = run_dlfl("rank " + (out / "spectra" / "ministr#1.dlfl").string() + " --format csv -n 1");
+  ASSERT_EQ(ranked.exit_code, 0) << ranked.err;
+  EXPECT_THAT(ranked.out, HasSubstr("src/mathx.c,7,"));
+  EXPECT_FALSE(fs::exists(out / "spectra" / "ministr#2.dlfl"));
+
   const FaultRecord& mismatch = records["ministr#2"];
   EXPECT_FALSE(mismatch.kept);
   EXPECT_EQ(mismatch.reason, "failing cases differ");

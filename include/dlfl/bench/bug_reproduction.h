@@ -29,7 +29,16 @@ struct BugPlan {
   std::string recipe_digest;  // the project's recipe (reproduce_runner.cpp): the record's `recipe`
   unsigned attempt = 1;       // 2, 3, ... when a discarded bug runs again
   std::filesystem::path log_dir;  // OUT/logs/BUG: each step's output; empty = none kept
+  // OUT/spectra: a kept bug's spectrum as BUG.dlfl and its ground truth as BUG.truth, so
+  // that other techniques and levels can be ranked and evaluated later without
+  // rebuilding (scripts/realbugs.sh does); empty = none kept.
+  std::filesystem::path spectrum_dir;
 };
+
+// Writes a kept bug's spectrum (native format) and ground truth (`dlfl eval --truth`
+// lines) into plan.spectrum_dir, each atomically. Throws dlfl::Error when they cannot be
+// written (a kept result whose spectrum is missing could not be re-evaluated).
+void keep_spectrum(const BugPlan& plan, const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth);
 
 // The record a bug starts with: ids, labels (group: extrinsic/intrinsic/disputed/
 // unlabelled; bug_type: the agreed DL bug type, "not DL", "disputed" or "unlabelled";
