@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The SBFL study on real bugs: DL framework bugs (Denchmark's C/C++ projects) against
+# traditional ones (BugsC++), from the curated lists in bugsets/ (docs/realbugs.md).
+#
+#   scripts/realbugs.sh --repos CLONES --bugscpp BUGSCPP -o OUT [options]
+#
+# Each side is reproduced by `dlfl bugset reproduce` (resumable: run the same command
+# again after a kill, or with more bugs), every kept bug's spectrum is ranked by each
+# formula and technique and evaluated (line and function level, best/average/worst
+# ties, EXAM over every ranked line and over the lines some test ran), the sides are
+# compared with `dlfl compare`, and OUT/results.md is written. Nothing is downloaded:
+# the clones are the user's (owner+repo folders under CLONES).
+#
+# Options:
+#   --repos DIR        clones of the projects, named owner+repo (or as bugset reproduce finds them)
+#   --bugscpp DIR      a BugsC++ checkout (its taxonomy holds the patches the traditional side needs)
+#   --lists DIR        the curated lists: DIR/dl.jsonl, DIR/traditional.jsonl, DIR/recipes/PROJECT.json
+#                      (default: bugsets/ of this repository)
+#   --labels CSV       Jahan et al.'s labels.csv: the DL side compared by DL bug type as well
+#   --side dl|traditional   only this side (default: both; a side whose list is empty is skipped)
+#   --bug ID           only this bug (repeatable); the others stay as they are in OUT
+#   --limit N          reproduce at most N more bugs per side this time
+#   --jobs N           bugs reproduced at once per side (default 1)
+#   --no-reproduce     only rank, evaluate and report what OUT holds
+#   -o DIR             output directory (reused to resume)
+# Environment: DLFL (the dlfl binary; default: build/tools/dlfl/dlfl, built if missing).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 reproduce=1
+sides=(dl traditional)
+bugs=()
+die() { echo "realbugs.sh: error: $*" >&2; exit 2; }
+while (($#)); do
+  case $1 in
+    --repos) repos=$2; shift 2 ;;
+    --bugscpp) bugscpp=$2; shift 2 ;;
+    --lists) lists=$2; shift 2 ;;
+    --labels) labels=$2; shift 2 ;;
+    --side) [[ $2 == dl || $2 == traditional ]] || die "--side: dl or traditional, not '$2'"; sides=("$2"); shift 2 ;;
+    --bug) bugs+=("$2"); shift 2 ;;
+    --limit) limit=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --no-reproduce) reproduce=0; shift ;;
+    -o) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+[[ -n $out ]] || die "-o OUT is required"
+((reproduce == 0)) || [[ -n $repos ]] || die "--repos DIR is required (the projects' clones)"
+for side in "${sides[@]}"; do
+  [[ -f $lists/$side.jsonl ]] || die "$lists/$side.jsonl: no such list"
+done
+
+dlfl=${DLFL:-$here/build/tools/dlfl/dlfl}
+if [[ ! -x $dlfl ]]; then
+  "$here/scripts/install-deps.sh"
+  cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C "$here/build" -j2 dlfl
+fi
+py=/usr/bin/python3
+report="$here/scripts/realbugs_report.py"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+formulas=(ochiai dstar2 op2 tarantula)
+# Technique -> `dlfl rank` options. Blocks rank a function's lines of identical coverage
+# as one; FLITSR (Callaghan and Fischer, ISSTA 2023) lets each fault of a multi-line fix
+# rise; PRFL (Zhang et al., ISSTA 2017) needs a call graph, which the gcov backend does
+# not make: it runs where the spectrum's folder holds BUG.callgraph.tsv.
+techniques=(line block flitsr prfl)
+rank_options() {
+  case $1 in
+    line) ;;
+    block) echo "--granularity block" ;;
+    flitsr) echo "--multi-fault flitsr" ;;
+    prfl) echo "--propagate prfl --call-graph $2" ;;
+  esac
+}
+
+# One side's manifest: the list itself (it has the manifest's shape) for the DL side; the
+# BugsC++ import, restricted to the listed defects, for the traditional side (the patches
+# live in the user's BugsC++ checkout, not in this repository).
+manifest_of() {
+  local side=$1 manifest="$out/$1/manifest.jsonl"
+  mkdir -p "$out/$side"
+  if [[ $side == traditional ]]; then
+    [[ -n $bugscpp ]] || die "--bugscpp DIR is required for the traditional side"
+    "$dlfl" bugset import bugscpp "$bugscpp" -o "$out/$side/bugscpp-all.jsonl" 2>"$out/$side/import.log" ||
+      die "importing $bugscpp failed: $(tail -1 "$out/$side/import.log")"
+    "$py" "$report" select "$lists/$side.jsonl" "$out/$side/bugscpp-all.jsonl" "$manifest"
+  else
+    "$py" "$report" select "$lists/$side.jsonl" "$lists/$side.jsonl" "$manifest"
+  fi
+  echo "$manifest"
+}
+
+for side in "${sides[@]}"; do
+  ids=$("$py" "$report" ids "$lists/$side.jsonl")
+  [[ -n $ids ]] || { echo "realbugs.sh: $side: the list is empty, skipped" >&2; continue; }
+  if ((reproduce)); then
+    manifest=$(manifest_of "$side")
+    args=()
+    if ((${#bugs[@]})); then
+      for id in "${bugs[@]}"; do grep -qxF "$id" <<<"$ids" && args+=(--bug "$id"); done
+      ((${#args[@]})) || continue
+    else
+      while read -r id; do args+=(--bug "$id"); done <<<"$ids"
+    fi
+    for recipe in "$lists"/recipes/*.json; do
+      [[ -e $recipe ]] && args+=(--recipe "$(basename "$recipe" .json)=$recipe")
+    done
+    [[ -n $limit ]] && args+=(--limit "$limit")
+    for f in "${formulas[@]}"; do args+=(-f "$f"); done
+    echo "realbugs.sh: $side: reproducing $(grep -c . <<<"$ids") listed bugs into $out/$side" >&2
+    "$dlfl" bugset reproduce "$manifest" --repos "$repos" -o "$out/$side" -j "$jobs" "${args[@]}"
+  fi
+
+  # Rank and evaluate every kept spectrum; a ranking newer than its spectrum is reused.
+  spectra="$out/$side/spectra"
+  [[ -d $spectra ]] || continue
+  batch="$out/$side/eval-batch.csv"
+  echo "bug,ranking,truth,technique" > "$batch.tmp"
+  for spectrum in "$spectra"/*.dlfl; do
+    [[ -e $spectrum ]] || continue
+    bug=$(basename "$spectrum" .dlfl)
+    truth="$spectra/$bug.truth"
+    dir="$out/$side/rankings/$bug"
+    mkdir -p "$dir"
+    for t in "${techniques[@]}"; do
+      graph="$spectra/$bug.callgraph.tsv"
+      [[ $t == prfl && ! -f $graph ]] && continue
+      # The four formulas plain; the techniques on Ochiai, the formula they were tuned on.
+      selected=("${formulas[@]}"); [[ $t == line ]] || selected=(ochiai)
+      for f in "${selected[@]}"; do
+        ranking="$dir/$f-$t.csv"
+        if [[ ! $ranking -nt $spectrum ]]; then
+          # shellcheck disable=SC2046  # the options are words
+          "$dlfl" rank "$spectrum" -f "$f" $(rank_options "$t" "$graph") --format csv -o "$ranking"
+        fi
+        name=$f; [[ $t == line ]] || name="$f-$t"
+        echo "$bug,$ranking,$truth,$name" >> "$batch.tmp"
+      done
+    done
+  done
+  mv "$batch.tmp" "$batch"
+  "$dlfl" eval --batch "$batch" --level all --ties all --format csv -o "$out/$side/eval.csv"
+  "$dlfl" eval --batch "$batch" --level all --ties all --exam-base executed --format csv -o "$out/$side/eval-executed.csv"
+done
+
+# DL against traditional (and by DL bug type where labels join), then the page.
+tables=()
+for side in dl traditional; do
+  [[ -f $out/$side/eval.csv ]] && tables+=(-i "$out/$side/eval.csv" -g "$side")
+done
+compare_args=(--filter level=line --filter ties=average -m mrr -m map -m first_rank)
+if ((${#tables[@]} == 8)); then  # both sides
+  "$dlfl" compare "${tables[@]}" "${compare_args[@]}" -o "$out/compare.md"
+  if [[ -n $labels ]]; then
+    "$dlfl" compare -i "$out/dl/eval.csv" -g dl "${compare_args[@]}" --labels "$labels" --by dl_bug_type \
+      --label-key id -o "$out/compare-by-type.md" || echo "realbugs.sh: no labels joined the DL bugs" >&2
+  fi
+fi
+"$py" "$report" page "$out" "$lists" > "$out/results.md.tmp"
+mv "$out/results.md.tmp" "$out/results.md"
+echo "realbugs.sh: $out/results.md" >&2

@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""Helpers of scripts/realbugs.sh: the curated lists and the results page.
+
+  realbugs_report.py ids LIST                  the bug ids of a list, one a line
+  realbugs_report.py select LIST SOURCE OUT    SOURCE's entries for LIST's ids (a manifest)
+  realbugs_report.py page OUT LISTS            OUT/results.md's text, on stdout
+
+A list (bugsets/*.jsonl) has the manifest's shape, one bug a line, without the bug
+reports' text, plus what the study found: failing_tests, recipe.
+"""
+import csv
+import json
+import os
+import statistics
+import sys
+import tempfile
+
+FORMULAS = ["ochiai", "dstar2", "op2", "tarantula"]
+TECHNIQUES = ["ochiai-block", "ochiai-flitsr", "ochiai-prfl"]
+
+
+def fail(message):
+    print(f"realbugs_report.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read_jsonl(path):
+    rows = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if line.strip():
+                    try:
+                        rows.append(json.loads(line))
+                    except json.JSONDecodeError as e:
+                        fail(f"{path}:{number}: {e.msg}")
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    return rows
+
+
+def ids(path):
+    for row in read_jsonl(path):
+        print(row["id"])
+
+
+def select(list_path, source_path, out_path):
+    wanted = [row["id"] for row in read_jsonl(list_path)]
+    by_id = {row["id"]: row for row in read_jsonl(source_path)}
+    missing = [i for i in wanted if i not in by_id]
+    if missing:
+        fail(f"{source_path}: no bug {', '.join(missing[:5])} (listed in {list_path})")
+    directory = os.path.dirname(os.path.abspath(out_path))
+    with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, encoding="utf-8") as f:
+        for i in wanted:
+            f.write(json.dumps(by_id[i], sort_keys=True) + "\n")
+    os.replace(f.name, out_path)
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def position(rows, bug, technique, level):
+    """'avg (best-worst)' of the first faulty element, '-' when none ranked."""
+    got = {r["ties"]: r for r in rows if r["bug"] == bug and r["technique"] == technique and r["level"] == level}
+    if "average" not in got:
+        return ""
+    if got["average"]["found"] != "1":
+        return "-"
+    best, avg, worst = (number(got[t]["first_rank"]) for t in ("best", "average", "worst"))
+    return f"{avg:g} ({best:g}-{worst:g})" if best != worst else f"{avg:g}"
+
+
+def summary(rows, executed, technique, level):
+    picked = [r for r in rows if r["technique"] == technique and r["level"] == level and r["ties"] == "average"]
+    if not picked:
+        return None
+    exam_executed = {r["bug"]: number(r["exam"]) for r in executed
+                     if r["technique"] == technique and r["level"] == level and r["ties"] == "average"}
+    mean = lambda key: statistics.fmean(number(r[key]) for r in picked)
+    exec_values = [exam_executed[r["bug"]] for r in picked if r["bug"] in exam_executed]
+    return {
+        "n": len(picked),
+        "top": [mean(k) for k in ("top1", "top3", "top5", "top10")],
+        "exam": mean("exam"),
+        "exam_executed": statistics.fmean(exec_values) if exec_values else float("nan"),
+        "map": mean("ap"),
+        "mrr": mean("rr"),
+    }
+
+
+def page(out, lists):
+    lines = ["# SBFL on real bugs: DL frameworks against traditional programs", ""]
+    lines += ["Written by `scripts/realbugs.sh` (docs/realbugs.md says how to run it).", ""]
+    sides = [s for s in ("dl", "traditional") if os.path.isdir(os.path.join(out, s))]
+    for side in sides:
+        records = read_jsonl(os.path.join(out, side, "results.jsonl")) if os.path.exists(
+            os.path.join(out, side, "results.jsonl")) else []
+        listed = read_jsonl(os.path.join(lists, f"{side}.jsonl"))
+        kept = [r for r in records if r.get("kept")]
+        discarded = [r for r in records if not r.get("kept")]
+        projects = sorted({r["subject"] for r in kept})
+        lines += [f"## {'DL' if side == 'dl' else 'Traditional'} side", ""]
+        lines.append(f"{len(listed)} bugs listed, {len(records)} run, {len(kept)} kept from "
+                     f"{len(projects)} projects ({', '.join(projects) or 'none'}), {len(discarded)} discarded.")
+        if discarded:
+            reasons = {}
+            for r in discarded:
+                reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+            lines.append("Discarded: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])) + ".")
+        if kept:
+            seconds = [r["seconds"] for r in kept if "seconds" in r]
+            lines.append(f"Time per kept bug (build both versions, run the tests with gcov, rank): median "
+                         f"{statistics.median(seconds):.0f} s, mean {statistics.fmean(seconds):.0f} s.")
+        lines.append("")
+        rows = read_csv(os.path.join(out, side, "eval.csv"))
+        executed = read_csv(os.path.join(out, side, "eval-executed.csv"))
+        present = [t for t in FORMULAS + TECHNIQUES if any(r["technique"] == t for r in rows)]
+        for level in ("line", "function"):
+            lines += [f"Position of the first faulty {level}, average over ties (best-worst):", ""]
+            lines.append("| bug | tests (failing) | " + " | ".join(present) + " |")
+            lines.append("|---|---|" + "---:|" * len(present))
+            for r in sorted(kept, key=lambda r: r["fault"] if "fault" in r else r["subject"]):
+                bug = r["subject"] + "#" + r["fault"]
+                cells = [position(rows, bug, t, level) for t in present]
+                lines.append(f"| {bug} | {r['tests']} ({r['failing']}) | " + " | ".join(cells) + " |")
+            lines.append("")
+        lines += ["Per technique (average ties; Top-N the expected share of bugs found within N; "
+                  "EXAM over every ranked line / over the lines some test ran):", ""]
+        lines.append("| technique | level | n | Top-1 | Top-3 | Top-5 | Top-10 | EXAM | EXAM (ran) | MAP | MRR |")
+        lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for level in ("line", "function"):
+            for t in present:
+                s = summary(rows, executed, t, level)
+                if s:
+                    top = " | ".join(f"{v:.2f}" for v in s["top"])
+                    lines.append(f"| {t} | {level} | {s['n']} | {top} | {s['exam']:.4f} | {s['exam_executed']:.4f} | "
+                                 f"{s['map']:.3f} | {s['mrr']:.3f} |")
+        lines.append("")
+    for name, title in (("compare.md", "DL against traditional (`dlfl compare`, line level, average ties)"),
+                        ("compare-by-type.md", "DL bugs by DL bug type")):
+        path = os.path.join(out, name)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                lines += [f"## {title}", "", "```", f.read().rstrip(), "```", ""]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "ids":
+        ids(argv[2])
+    elif len(argv) == 5 and argv[1] == "select":
+        select(argv[2], argv[3], argv[4])
+    elif len(argv) == 4 and argv[1] == "page":
+        sys.stdout.write(page(argv[2], argv[3]))
+    else:
+        fail("usage: ids LIST | select LIST SOURCE OUT | page OUT LISTS")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
