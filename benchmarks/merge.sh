@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `dlfl merge` benchmark (issue #17): 16 shards of the 1M x 10k benchmark spectrum (1%
+# `dlfl merge` benchmark: 16 shards of the 1M x 10k benchmark spectrum (1%
 # density, binary outcomes, 1% failing), merged, against `cat` of the same input files
 # into one file; peak memory against the output's raw coverage size (nnz x 4 bytes).
 # Ratios measured in one run, best of 5, warm page cache.

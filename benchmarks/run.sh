@@ -2,8 +2,8 @@
 # Ranking-core benchmark: dlfl vs a numpy reference vs a plain memory read, as ratios
 # measured in one run. Usage: benchmarks/run.sh [--size small|target|full]
 #   small   100k elements x 2k tests at 1% (under a minute)
-#   target  1M elements x 10k tests at 1% (the default; issue #7's target spectrum), with
-#           fractional outcomes and then with binary ones (issue #17)
+#   target  1M elements x 10k tests at 1% (the default; the scale the ranking was built for, see benchmarks/README.md), with
+#           fractional outcomes and then with binary ones
 #   full    target, then growth tables over nnz and a dense 20% case
 # Spectra are generated once into ${DLFL_BENCH_DIR:-/tmp/dlfl-bench} and reused; the
 # build goes to ${DLFL_BENCH_BUILD:-build-bench}.
@@ -94,7 +94,7 @@ case "$size" in
   target|full) measure "$(spectrum 1000000 10000 0.01)" ;;
 esac
 echo
-echo "# binary outcomes, 1% failing: counts from the failing tests' rows + row lengths (issue #17)"
+echo "# binary outcomes, 1% failing: counts from the failing tests' rows + row lengths"
 case "$size" in
   small) measure "$(spectrum 100000 2000 0.01 binary)" ;;
   target|full) measure "$(spectrum 1000000 10000 0.01 binary)" ;;

@@ -26,7 +26,7 @@ using ::testing::StartsWith;
 const std::string kJahan = std::string(DLFL_SHARED_DIR) + "/bugsets/jahan2025";
 const std::string kColumns = "--no-header --columns project,version,bug,technique,n_faulty,first_rank,rr,ap";
 
-// The DL-vs-traditional comparison of the README.
+// The DL-vs-traditional comparison of docs/results.md.
 std::string real_tables() {
   return "compare --input " + kJahan + "/results_rq1_buglocator_bluir_BugGL.csv --group traditional --input " +
          kJahan + "/results_rq1_buglocator_bluir_Denchmark.csv --group dl " + kColumns;

@@ -1,7 +1,7 @@
 // The summary `dlfl bench` prints at the end: formulas × groups (Top-N, EXAM, MAP, MRR),
 // DL against traditional faults (Mann-Whitney U, Cohen's d, Cliff's delta), formulas ×
-// bug types, and the discarded faults by reason. Markdown tables, so the README can show
-// them as printed.
+// bug types, and the discarded faults by reason. Markdown tables, so docs/results.md can
+// show them as printed.
 #pragma once
 
 #include <cstdint>

@@ -56,8 +56,8 @@ struct TieProfile {
 // Throws dlfl::Error when an index is out of range.
 TieProfile tie_profile(std::span<const double> scores, std::span<const std::size_t> faulty);
 
-// Conventions of the literature that change what a number means (README, "Metric
-// conventions").
+// Conventions of the literature that change what a number means (docs/metrics.md,
+// "Conventions that change what a number means").
 //
 // EXAM (Wong et al., "A Survey on Software Fault Localization", TSE 2016: the share of the
 // program inspected before the first fault) divides the first fault's position by:
