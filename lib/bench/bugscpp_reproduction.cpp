@@ -82,15 +82,28 @@ std::string lines_script(const std::vector<std::string>& lines, const WorkTree& 
   return out;
 }
 
-// BugsC++ runs its commands in Ubuntu 18.04 images; dlfl runs them on the host. Three of
+// BugsC++ runs its commands in Ubuntu 18.04 images; dlfl runs them on the host. Four of
 // the images' habits need a stand-in there: `python` is Python 3 (Debian names it python3);
 // test scripts call cgi.escape, which Python 3.8 removed (html.escape is its successor);
 // the harness flushes coverage with __gcov_flush, which GCC 11 removed, and __gcov_dump
-// writes the same counters (the harness calls it just before the process dies).
+// writes the same counters (the harness calls it just before the process dies); and code
+// that built warning-free with GCC 7 meets GCC 12's new warnings under its own -Werror
+// (bundled GoogleTest 1.10 among others), so cc, gcc, c++ and g++ on the PATH add
+// -Wno-error after every other option (warnings stay warnings; the code generated is the same).
 const char* const kHostShims =
+    "mkdir -p \"$DLFL_BUGSCPP_DIR/bin\" \"$DLFL_BUGSCPP_DIR/compilers\" || exit 125\n"
     "if ! command -v python >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then\n"
-    "  mkdir -p \"$DLFL_BUGSCPP_DIR/bin\" && ln -sf \"$(command -v python3)\" \"$DLFL_BUGSCPP_DIR/bin/python\"\n"
+    "  ln -sf \"$(command -v python3)\" \"$DLFL_BUGSCPP_DIR/bin/python\"\n"
     "fi\n"
+    "for compiler in cc gcc c++ g++; do\n"
+    "  real=$(command -v \"$compiler\") || continue\n"
+    "  case $real in \"$DLFL_BUGSCPP_DIR\"/*) continue ;; /*) ;; *) continue ;; esac\n"
+    "  case $(readlink -f \"$real\") in */ccache) continue ;; esac\n"  // it finds the compiler by name
+
+    "  ln -sf \"$real\" \"$DLFL_BUGSCPP_DIR/compilers/$compiler\"\n"
+    "  printf '#!/bin/sh\\nexec \"$(dirname \"$0\")/../compilers/%s\" \"$@\" -Wno-error\\n' \"$compiler\" > \"$DLFL_BUGSCPP_DIR/bin/$compiler\"\n"
+    "  chmod +x \"$DLFL_BUGSCPP_DIR/bin/$compiler\"\n"
+    "done\n"
     "PATH=\"$DLFL_BUGSCPP_DIR/bin:$PATH\"; export PATH\n"
     "PYTHONPATH=\"$DLFL_BUGSCPP_DIR/python${PYTHONPATH:+:$PYTHONPATH}\"; export PYTHONPATH\n";
 const char* const kPythonShim =

@@ -8,8 +8,9 @@
 # turns it into the buggy version; 0001-common.patch is needed by both versions (without
 # it the test program refuses to build); a case runs with its index in DPP_TEST_INDEX.
 # Like BugsC++'s own harness, written for its Ubuntu 18.04 images, the common patch calls
-# __gcov_flush (gone from GCC 11) and the test command runs `python` with cgi.escape (gone
-# from Python 3.8): dlfl's host stand-ins must make both work.
+# __gcov_flush (gone from GCC 11) and builds with -Werror code that a newer GCC warns about,
+# and the test command runs `python` with cgi.escape (gone from Python 3.8): dlfl's host
+# stand-ins must make all of them work.
 #   defect 1: clamp returns lo above hi; case 2 (clamp_high) fails, as meta.json says.
 #   defect 2: abs_val forgets to negate; case 4 (abs_neg) fails, but meta.json says case 1.
 # Usage: make_fixture.sh DIR   (DIR must not exist)
@@ -92,7 +93,7 @@ fix2=$(git rev-parse HEAD)
 
 # A patch as BugsC++ ships them: `git format-patch` of a commit on top of the fix.
 # The harness BugsC++'s common patches add: coverage flushed by __gcov_flush on a crash.
-harness_sed='s/^int main(int argc, char\*\* argv) {$/#include <signal.h>\nextern void __gcov_flush(void);\nstatic void dpp_flush(int s) { __gcov_flush(); signal(s, SIG_DFL); raise(s); }\nint main(int argc, char** argv) {\n  signal(SIGSEGV, dpp_flush);/'
+harness_sed='s/^int main(int argc, char\*\* argv) {$/#include <signal.h>\nextern void __gcov_flush(void);\nstatic void dpp_flush(int s) { __gcov_flush(); signal(s, SIG_DFL); raise(s); }\nint main(int argc, char** argv) {\n  int dpp_unused;\n  signal(SIGSEGV, dpp_flush);/'
 patch_of() {  # COMMIT FILE: the change made by the commands on stdin, as a patch on COMMIT
   git checkout -q --detach "$1"
   sh
@@ -102,14 +103,14 @@ patch_of() {  # COMMIT FILE: the change made by the commands on stdin, as a patc
   git checkout -q main
 }
 patch_of "$fix1" 0001-common.patch <<EOF
-sed -i 's/^CFLAGS ?= -O2\$/CFLAGS ?= -O2\\noverride CFLAGS += -DMINISTR_CHECKS/' Makefile
+sed -i 's/^CFLAGS ?= -O2\$/CFLAGS ?= -O2\\noverride CFLAGS += -DMINISTR_CHECKS -Wall -Werror/' Makefile
 sed -i "$harness_sed" tests/check.c
 EOF
 patch_of "$fix1" 0001-buggy.patch <<'EOF'
 sed -i '7s/return hi;/return lo;/' src/mathx.c
 EOF
 patch_of "$fix2" 0002-common.patch <<EOF
-sed -i 's/^CFLAGS ?= -O2\$/CFLAGS ?= -O2\\noverride CFLAGS += -DMINISTR_CHECKS/' Makefile
+sed -i 's/^CFLAGS ?= -O2\$/CFLAGS ?= -O2\\noverride CFLAGS += -DMINISTR_CHECKS -Wall -Werror/' Makefile
 sed -i "$harness_sed" tests/check.c
 EOF
 patch_of "$fix2" 0002-buggy.patch <<'EOF'
