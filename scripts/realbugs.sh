@@ -20,6 +20,7 @@
 #   --side dl|traditional   only this side (default: both; a side whose list is empty is skipped)
 #   --bug ID           only this bug (repeatable); the others stay as they are in OUT
 #   --limit N          reproduce at most N more bugs per side this time
+#   --retry-discarded  run the selected bugs an earlier run discarded again
 #   --jobs N           bugs reproduced at once per side (default 1)
 #   --no-reproduce     only rank, evaluate and report what OUT holds
 #   -o DIR             output directory (reused to resume)
@@ -27,7 +28,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 reproduce=1
+repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 reproduce=1 retry=0
 sides=(dl traditional)
 bugs=()
 die() { echo "realbugs.sh: error: $*" >&2; exit 2; }
@@ -42,6 +43,7 @@ while (($#)); do
     --limit) limit=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --no-reproduce) reproduce=0; shift ;;
+    --retry-discarded) retry=1; shift ;;
     -o) out=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -112,6 +114,7 @@ for side in "${sides[@]}"; do
       [[ -e $recipe ]] && args+=(--recipe "$(basename "$recipe" .json)=$recipe")
     done
     [[ -n $limit ]] && args+=(--limit "$limit")
+    ((retry)) && args+=(--retry-discarded)
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
     echo "realbugs.sh: $side: reproducing $(grep -c . <<<"$ids") listed bugs into $out/$side" >&2
     "$dlfl" bugset reproduce "$manifest" --repos "$repos" -o "$out/$side" -j "$jobs" "${args[@]}"
