@@ -4,7 +4,9 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "dlfl/spectrum.h"
@@ -14,6 +16,11 @@ namespace dlfl {
 // block: the lines of one function that every test runs together (identical coverage
 // columns) are one element spanning them; a basic block as far as the suite can tell.
 enum class Granularity { line, function, file, block };
+
+// "line", "block", "function", "file" (exact, lower case); nullopt for any other name.
+std::optional<Granularity> parse_granularity(std::string_view name) noexcept;
+// The name parse_granularity reads back.
+std::string_view granularity_name(Granularity granularity) noexcept;
 
 struct Aggregated {
   Spectrum spectrum;                   // one element per group

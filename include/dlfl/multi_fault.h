@@ -15,7 +15,10 @@
 namespace dlfl {
 
 enum class MultiFault { flitsr };
+// "flitsr"; nullopt for any other name.
 std::optional<MultiFault> parse_multi_fault(std::string_view name) noexcept;
+// The name parse_multi_fault reads back.
+std::string_view multi_fault_name(MultiFault technique) noexcept;
 
 struct MultiFaultRanking {
   // The basis: one element per fault FLITSR believes in, in the order found.

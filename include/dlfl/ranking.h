@@ -4,7 +4,9 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "dlfl/tie_order.h"
@@ -17,6 +19,11 @@ enum class TieRule {
   worst,    // p + t − 1
   average,  // p + (t − 1) / 2
 };
+
+// "best", "worst", "average" (exact, lower case); nullopt for any other name.
+std::optional<TieRule> parse_tie_rule(std::string_view name) noexcept;
+// The name parse_tie_rule reads back.
+std::string_view tie_rule_name(TieRule rule) noexcept;
 
 // 24 bytes: a full ranking is as large as the scores and tie keys together, so its size
 // counts against the memory target (benchmarks/README.md). Positions fit 32 bits as

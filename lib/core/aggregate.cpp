@@ -64,6 +64,24 @@ void group_blocks(const Spectrum& spectrum, std::vector<std::uint32_t>& group_of
 
 }  // namespace
 
+std::optional<Granularity> parse_granularity(std::string_view name) noexcept {
+  if (name == "line") return Granularity::line;
+  if (name == "block") return Granularity::block;
+  if (name == "function") return Granularity::function;
+  if (name == "file") return Granularity::file;
+  return std::nullopt;
+}
+
+std::string_view granularity_name(Granularity granularity) noexcept {
+  switch (granularity) {
+    case Granularity::line: return "line";
+    case Granularity::block: return "block";
+    case Granularity::function: return "function";
+    case Granularity::file: return "file";
+  }
+  return "line";
+}
+
 Aggregated aggregate(const Spectrum& spectrum, Granularity granularity) {
   const std::size_t n = spectrum.element_count();
   if (granularity == Granularity::line) {

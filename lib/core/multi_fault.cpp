@@ -37,6 +37,13 @@ std::optional<MultiFault> parse_multi_fault(std::string_view name) noexcept {
   return std::nullopt;
 }
 
+std::string_view multi_fault_name(MultiFault technique) noexcept {
+  switch (technique) {
+    case MultiFault::flitsr: return "flitsr";
+  }
+  return "flitsr";
+}
+
 MultiFaultRanking flitsr(const Spectrum& spectrum, const Formula& formula, std::span<const std::uint64_t> tie_keys) {
   const std::size_t n = spectrum.element_count();
   const auto& tests = spectrum.tests();

@@ -39,6 +39,22 @@ unsigned thread_count(unsigned threads, std::size_t n) {
 
 }  // namespace
 
+std::optional<TieRule> parse_tie_rule(std::string_view name) noexcept {
+  if (name == "best") return TieRule::best;
+  if (name == "worst") return TieRule::worst;
+  if (name == "average") return TieRule::average;
+  return std::nullopt;
+}
+
+std::string_view tie_rule_name(TieRule rule) noexcept {
+  switch (rule) {
+    case TieRule::best: return "best";
+    case TieRule::worst: return "worst";
+    case TieRule::average: return "average";
+  }
+  return "average";
+}
+
 std::vector<RankedElement> rank(const Eigen::ArrayXd& scores, const TieOrder& order, std::size_t top,
                                 unsigned threads) {
   const std::size_t n = static_cast<std::size_t>(scores.size());

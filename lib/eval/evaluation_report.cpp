@@ -16,10 +16,6 @@
 namespace dlfl::eval {
 namespace {
 
-std::string_view rule_name(TieRule rule) noexcept {
-  return rule == TieRule::best ? "best" : rule == TieRule::worst ? "worst" : "average";
-}
-
 // Shortest text that reads back to the same double; "" for NaN (undefined).
 std::string exact(double v) {
   if (std::isnan(v)) return {};
@@ -52,7 +48,7 @@ std::vector<std::string> row(const BugEvaluation& e, TieRule rule, Number number
   std::vector<std::string> r{e.bug,
                              e.technique,
                              std::string(granularity_name(e.level)),
-                             std::string(rule_name(rule)),
+                             std::string(tie_rule_name(rule)),
                              std::to_string(m.elements),
                              std::to_string(m.faulty_elements + m.missing_faulty),
                              std::to_string(m.missing_faulty),
@@ -123,7 +119,7 @@ void write_json(std::ostream& out, std::span<const BugEvaluation> evaluations, s
       for (const auto& t : m.top_n) by_rule["top" + std::to_string(t.n)] = t.hit[rule];
       by_rule["ap"] = m.average_precision[rule];
       by_rule["rr"] = m.reciprocal_rank[rule];
-      item[std::string(rule_name(rule))] = std::move(by_rule);
+      item[std::string(tie_rule_name(rule))] = std::move(by_rule);
     }
     list.push_back(std::move(item));
   }
@@ -140,16 +136,6 @@ std::optional<EvaluationFormat> parse_evaluation_format(std::string_view name) n
   if (lower == "csv") return EvaluationFormat::csv;
   if (lower == "json") return EvaluationFormat::json;
   return std::nullopt;
-}
-
-std::string_view granularity_name(Granularity level) noexcept {
-  switch (level) {
-    case Granularity::line: return "line";
-    case Granularity::block: return "block";
-    case Granularity::function: return "function";
-    case Granularity::file: return "file";
-  }
-  return "line";
 }
 
 void write_evaluations(std::ostream& out, std::span<const BugEvaluation> evaluations,

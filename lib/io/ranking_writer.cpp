@@ -119,15 +119,6 @@ constexpr std::array<std::string_view, 7> kFormats = {"table", "csv", "json", "g
 
 std::span<const std::string_view> ranking_formats() noexcept { return kFormats; }
 
-std::string_view tie_rule_name(TieRule rule) noexcept {
-  switch (rule) {
-    case TieRule::best: return "best";
-    case TieRule::worst: return "worst";
-    case TieRule::average: return "average";
-  }
-  return "average";
-}
-
 std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format) {
   std::string lower(format);
   std::transform(lower.begin(), lower.end(), lower.begin(),

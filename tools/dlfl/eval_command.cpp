@@ -39,18 +39,15 @@ struct EvalOptions {
   std::string output;
 };
 
+// One level, or "all": line, function, file.
 std::vector<Granularity> levels_of(const std::string& level) {
-  if (level == "line") return {Granularity::line};
-  if (level == "block") return {Granularity::block};
-  if (level == "function") return {Granularity::function};
-  if (level == "file") return {Granularity::file};
+  if (const auto one = parse_granularity(level)) return {*one};
   return {Granularity::line, Granularity::function, Granularity::file};
 }
 
+// One tie rule, or "all".
 std::vector<TieRule> rules_of(const std::string& ties) {
-  if (ties == "best") return {TieRule::best};
-  if (ties == "worst") return {TieRule::worst};
-  if (ties == "average") return {TieRule::average};
+  if (const auto one = parse_tie_rule(ties)) return {*one};
   return {TieRule::best, TieRule::worst, TieRule::average};
 }
 

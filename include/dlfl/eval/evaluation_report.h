@@ -27,9 +27,6 @@ enum class EvaluationFormat { table, csv, json };
 // "table", "csv", "json" (case-insensitive); nullopt otherwise.
 std::optional<EvaluationFormat> parse_evaluation_format(std::string_view name) noexcept;
 
-// "line", "function", "file".
-std::string_view granularity_name(Granularity level) noexcept;
-
 // One row per evaluation and tie rule (rules in the order given), columns:
 //   bug, technique, level, ties, elements (N), n_faulty (faulty elements, with missing
 //   ones), missing_faulty, found (1/0), first_rank (1-based position of the first fault

@@ -128,7 +128,4 @@ std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format);
 // The format names make_ranking_writer accepts, for --help texts.
 std::span<const std::string_view> ranking_formats() noexcept;
 
-// "best", "worst", "average".
-std::string_view tie_rule_name(TieRule rule) noexcept;
-
 }  // namespace dlfl::io
