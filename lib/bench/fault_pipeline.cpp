@@ -18,9 +18,7 @@
 #include "dlfl/error.h"
 #include "dlfl/eval/fault_matching.h"
 #include "dlfl/eval/metrics.h"
-#include "dlfl/eval/scored_element.h"
 #include "dlfl/mutate/glob.h"
-#include "dlfl/scoring.h"
 
 namespace dlfl::bench {
 namespace {
@@ -213,18 +211,11 @@ FaultRecord discarded(FaultRecord r, const std::string& reason, const std::strin
 
 std::vector<FormulaResult> evaluate_formulas(const FaultContext& c, const Spectrum& spectrum,
                                              const std::vector<eval::GroundTruthItem>& faults) {
-  std::vector<FormulaResult> results;
-  const Scores scores = score_spectrum(spectrum, c.formulas, {.threads = 1});
   eval::EvaluationOptions options;
   options.top_n = c.top_n;
   options.exam_base = c.exam_base;
   options.top_n_rule = c.top_n_rule;
-  for (std::size_t k = 0; k < c.formulas.size(); ++k) {
-    const auto ranking = eval::scored_elements(spectrum, scores.per_formula[k]);
-    results.push_back(formula_result(c.formulas[k].name(), eval::evaluate(ranking, faults, options)));
-  }
-  for (auto& t : technique_results(c, spectrum, faults, options)) results.push_back(std::move(t));
-  return results;
+  return technique_results(c, spectrum, faults, options);
 }
 
 FaultRecord run_fault(const FaultContext& c, const WorkTree& tree, const mutate::Mutant& m,

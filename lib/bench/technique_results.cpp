@@ -1,19 +1,27 @@
-// Blocks, call-graph propagation and FLITSR evaluated on one fault's spectrum.
+// Each formula plain and with each technique, ranked by localize() and evaluated.
 #include "dlfl/bench/technique_results.h"
 
-#include <optional>
-
-#include "dlfl/aggregate.h"
-#include "dlfl/counts.h"
 #include "dlfl/eval/scored_element.h"
+#include "dlfl/graph/compact_call_graph.h"
 #include "dlfl/graph/propagation.h"
 #include "dlfl/multi_fault.h"
 
 namespace dlfl::bench {
 
-bool is_bench_technique(std::string_view name) noexcept {
-  return name == "block" || name == "prfl" || name == "neighbors" || name == "flitsr" || name == "block-flitsr";
+std::optional<RankRequest> technique_request(std::string_view technique) {
+  RankRequest r;
+  r.ranked = false;
+  r.threads = 1;  // faults are evaluated in parallel, one thread each
+  if (technique.empty()) return r;
+  if (technique == "block" || technique == "block-flitsr") r.granularity = Granularity::block;
+  if (technique == "flitsr" || technique == "block-flitsr") r.multi_fault = MultiFault::flitsr;
+  if (technique == "prfl") r.propagation = graph::Propagation::prfl;
+  if (technique == "neighbors") r.propagation = graph::Propagation::neighbors;
+  if (r.granularity == Granularity::line && !r.multi_fault && !r.propagation) return std::nullopt;
+  return r;
 }
+
+bool is_bench_technique(std::string_view name) noexcept { return !name.empty() && technique_request(name); }
 
 FormulaResult formula_result(const std::string& name, const eval::BugMetrics& metrics) {
   FormulaResult f;
@@ -35,33 +43,23 @@ std::vector<FormulaResult> technique_results(const FaultContext& c, const Spectr
                                              std::span<const eval::GroundTruthItem> faults,
                                              const eval::EvaluationOptions& options) {
   std::vector<FormulaResult> out;
-  std::optional<Aggregated> blocks;
-  std::optional<graph::FunctionGraph> functions;
-  const auto keys = spectrum.tie_break_keys();
-  for (const auto& technique : c.techniques) {
-    if ((technique == "prfl" || technique == "neighbors") && !c.call_graph) continue;
-    if ((technique == "block" || technique == "block-flitsr") && !blocks) blocks = aggregate(spectrum, Granularity::block);
-    if ((technique == "prfl" || technique == "neighbors") && !functions)
-      functions = graph::join_functions(spectrum, *c.call_graph);
-    // Propagation's counts and PageRank serve every formula: computed once.
-    std::vector<graph::PropagatedScores> propagated;
-    if (technique == "prfl" || technique == "neighbors")
-      propagated = graph::propagate(spectrum, *functions, c.formulas, *graph::parse_propagation(technique));
-    for (std::size_t i = 0; i < c.formulas.size(); ++i) {
-      const Formula& formula = c.formulas[i];
-      std::vector<eval::ScoredElement> ranking;
-      if (technique == "block") {
-        ranking = eval::scored_elements(blocks->spectrum, formula.score(compute_counts(blocks->spectrum)));
-      } else if (technique == "block-flitsr") {
-        // FLITSR over blocks: its basis then lifts a whole tied run, not the run's first line.
-        const auto block_keys = blocks->spectrum.tie_break_keys();
-        ranking = eval::scored_elements(blocks->spectrum, flitsr(blocks->spectrum, formula, block_keys).scores);
-      } else if (technique == "flitsr") {
-        ranking = eval::scored_elements(spectrum, flitsr(spectrum, formula, keys).scores);
-      } else {
-        ranking = eval::scored_elements(spectrum, propagated[i].elements);
-      }
-      out.push_back(formula_result(formula.name() + "+" + technique, eval::evaluate(ranking, faults, options)));
+  std::optional<graph::CompactCallGraph> calls;
+  std::vector<std::string> techniques{""};
+  techniques.insert(techniques.end(), c.techniques.begin(), c.techniques.end());
+  for (const auto& technique : techniques) {
+    std::optional<RankRequest> request = technique_request(technique);
+    if (!request) continue;  // bench_config.cpp admits only known names
+    if (request->propagation) {
+      if (!c.call_graph) continue;
+      if (!calls) calls = graph::compact_call_graph(*c.call_graph);
+      request->call_graph = &*calls;
+    }
+    request->formulas = c.formulas;
+    const Ranking ranking = localize(spectrum, *request);
+    for (const RankedFormula& f : ranking.formulas) {
+      const auto ranked = eval::scored_elements(ranking.elements(), f.scores);
+      const std::string name = technique.empty() ? f.formula : f.formula + "+" + technique;
+      out.push_back(formula_result(name, eval::evaluate(ranked, faults, options)));
     }
   }
   return out;

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
+#include <map>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -51,6 +53,15 @@ std::filesystem::path self_executable();
 // for instrumented builds (`--cflags`, `--libs --gtest`). Throws dlfl::Error with what
 // `dlfl config` said when the runtime is not there.
 std::string runtime_flags(const std::vector<std::string>& args);
+
+// The choices of an enum option for CLI::CheckedTransformer: each of `values` under the
+// one name the library gives it (granularity_name, tie_rule_name, ...).
+template <class Enum>
+std::map<std::string, Enum> enum_choices(std::initializer_list<Enum> values, std::string_view (*name)(Enum) noexcept) {
+  std::map<std::string, Enum> choices;
+  for (const Enum value : values) choices.emplace(name(value), value);
+  return choices;
+}
 
 // Prints "dlfl: error: MESSAGE" (printable) on stderr.
 void print_error(std::string_view message);
