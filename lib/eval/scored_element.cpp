@@ -1,9 +1,8 @@
-// ScoredElement: rankings from a spectrum's scores, and lifting them to functions/files.
+// Lifting rankings to blocks, functions and files.
 #include "dlfl/eval/scored_element.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -12,8 +11,6 @@
 
 namespace dlfl::eval {
 namespace {
-
-constexpr double unscored = std::numeric_limits<double>::quiet_NaN();
 
 // Max that ignores unscored (NaN) values: NaN only when both are.
 double max_score(double a, double b) {
@@ -62,33 +59,6 @@ std::vector<ScoredElement> lift_to_blocks(std::span<const ScoredElement> ranking
 }
 
 }  // namespace
-
-std::vector<ScoredElement> scored_elements(const Spectrum& spectrum, const Eigen::ArrayXd& scores) {
-  const std::size_t count = spectrum.element_count();
-  if (static_cast<std::size_t>(scores.size()) != count) {
-    throw Error("scored_elements: " + std::to_string(scores.size()) + " scores for " +
-                std::to_string(count) + " elements");
-  }
-  const Coverage& coverage = spectrum.coverage();
-
-  std::vector<ScoredElement> ranking(count);
-  for (std::size_t e = 0; e < count; ++e) {
-    const ElementRecord& record = spectrum.element(e);
-    ScoredElement& out = ranking[e];
-    out.key = spectrum.element_name(e);
-    if (record.kind == ElementKind::code) {
-      out.file = std::string(spectrum.file(e));
-      out.function = std::string(spectrum.function(e));
-      out.first_line = record.first_line;
-      out.last_line = record.last_line;
-    }
-    // A never-executed element has no evidence either way; Zou et al. (TSE 2021) put all
-    // of them in one last tie rather than trusting whatever the formula made of zeros.
-    out.executed = !coverage.tests_of(e).empty();
-    out.score = out.executed ? scores[static_cast<Eigen::Index>(e)] : unscored;
-  }
-  return ranking;
-}
 
 std::vector<ScoredElement> lift(std::span<const ScoredElement> ranking, Granularity level) {
   if (level == Granularity::line) return {ranking.begin(), ranking.end()};

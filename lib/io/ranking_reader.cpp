@@ -134,8 +134,8 @@ std::vector<ReadRanking> read_rankings(const std::filesystem::path& path,
   return rankings;
 }
 
-eval::ScoredElement element_from_name(std::string_view name) {
-  eval::ScoredElement e;
+ScoredElement element_from_name(std::string_view name) {
+  ScoredElement e;
   e.key = std::string(name);
   std::string_view rest = name;
   if (const auto colon = rest.rfind(':'); colon != std::string_view::npos) {

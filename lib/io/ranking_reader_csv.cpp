@@ -128,7 +128,7 @@ std::vector<ReadRanking> parse_csv_rankings(std::string_view text, const std::st
                       std::to_string(width));
     const std::string& name = fields[*col.element];
     if (name.empty()) throw Error(source, line, "empty element name");
-    eval::ScoredElement e;
+    ScoredElement e;
     const std::string kind = col.kind ? lower_trimmed(fields[*col.kind]) : std::string();
     if (kind != "" && kind != "code" && kind != "extrinsic")
       throw Error(source, line, "kind '" + excerpt(fields[*col.kind]) + "' is neither code nor extrinsic");

@@ -34,7 +34,7 @@ std::vector<ReadRanking> parse_gzoltar_ranking(std::string_view text, const std:
       throw Error(source, lines.line_number(), "expected 'name;suspiciousness_value'");
     const std::string_view name = line.substr(0, semicolon);
     if (name.empty()) throw Error(source, lines.line_number(), "empty element name");
-    eval::ScoredElement e = element_from_name(name);
+    ScoredElement e = element_from_name(name);
     e.score = parse_score_field(line.substr(semicolon + 1), source, lines.line_number());
     ranking.elements.push_back(std::move(e));
   }

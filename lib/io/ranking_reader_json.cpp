@@ -66,7 +66,7 @@ std::uint32_t line_member(const json& object, const char* name, const std::strin
   return static_cast<std::uint32_t>(it->get<std::uint64_t>());
 }
 
-eval::ScoredElement read_element(const json& item, const std::string& source, std::size_t line,
+ScoredElement read_element(const json& item, const std::string& source, std::size_t line,
                                  const std::string& where) {
   if (!item.is_object()) throw Error(source, line, where + " is not an object");
   const std::string name = string_member(item, "element", source, line, where);
@@ -74,7 +74,7 @@ eval::ScoredElement read_element(const json& item, const std::string& source, st
   const std::string kind = string_member(item, "kind", source, line, where);
   if (!kind.empty() && kind != "code" && kind != "extrinsic")
     throw Error(source, line, where + ": kind '" + excerpt(kind) + "' is neither code nor extrinsic");
-  eval::ScoredElement e;
+  ScoredElement e;
   if (kind == "extrinsic") {
     e.key = name;
   } else if (item.contains("file")) {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dlfl/eval/scored_element.h"
+#include "dlfl/scored_element.h"
 
 namespace dlfl::io {
 
@@ -29,7 +29,7 @@ struct ReadRanking {
   // the metrics treat as unscored (the last tie). Positions in the file (rank columns)
   // are not read: metrics recompute ties from the scores, so a file sorted differently, or
   // whose ranks disagree with its scores, is still scored by its scores.
-  std::vector<eval::ScoredElement> elements;
+  std::vector<ScoredElement> elements;
 };
 
 // What each format fills in:
@@ -77,6 +77,6 @@ std::optional<RankingFileFormat> parse_ranking_file_format(std::string_view name
 //   (fault_matching.h) ignores the parameter list and matches `method` by its tail.
 // A name with neither `#` nor a line is a whole file. Names are not validated: any text
 // gives some element.
-eval::ScoredElement element_from_name(std::string_view name);
+ScoredElement element_from_name(std::string_view name);
 
 }  // namespace dlfl::io
