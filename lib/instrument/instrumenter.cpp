@@ -150,6 +150,16 @@ void copy_tree(const fs::path& root, const fs::path& out_dir, const fs::path& bu
 
 }  // namespace
 
+std::optional<ProbeGranularity> parse_probe_granularity(std::string_view name) noexcept {
+  if (name == "statement") return ProbeGranularity::statement;
+  if (name == "block") return ProbeGranularity::block;
+  return std::nullopt;
+}
+
+std::string_view probe_granularity_name(ProbeGranularity granularity) noexcept {
+  return granularity == ProbeGranularity::block ? "block" : "statement";
+}
+
 InstrumentResult instrument(const InstrumentOptions& o) {
   auto log = [&](const std::string& line) {
     if (o.log) o.log(line);

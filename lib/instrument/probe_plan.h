@@ -49,7 +49,7 @@ class PlanSet {
 
 // What the planner needs to know about the run.
 struct PlannerConfig {
-  Granularity granularity = Granularity::statement;
+  ProbeGranularity granularity = ProbeGranularity::statement;
   // Whether a file (absolute real path) may be rewritten.
   std::function<bool(const std::string&)> instrumentable;
 };

@@ -187,7 +187,7 @@ class Planner : public RecursiveASTVisitor<Planner> {
   }
 
   void plan_body(BodyContext& ctx, const Decl* decl, Stmt* body, SourceLocation name_loc) {
-    if (config_.granularity == Granularity::block && !decl->isInvalidDecl() &&
+    if (config_.granularity == ProbeGranularity::block && !decl->isInvalidDecl() &&
         !cast<DeclContext>(decl)->isDependentContext()) {
       CFG::BuildOptions options;
       ctx.cfg = CFG::buildCFG(decl, body, &ctx_, options);
@@ -266,7 +266,7 @@ class Planner : public RecursiveASTVisitor<Planner> {
 
   // Whether `next` always runs when `previous` (straight before it, same compound) ran.
   bool same_block(const BodyContext& ctx, const Stmt* previous, const Stmt* next) const {
-    if (config_.granularity != Granularity::block || !previous) return false;
+    if (config_.granularity != ProbeGranularity::block || !previous) return false;
     if (ctx.blocks) {
       const CFGBlock* block = single_block(ctx, previous);
       return block && ctx.blocks->getBlock(next) == block;

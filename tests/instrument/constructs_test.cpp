@@ -12,16 +12,16 @@ using namespace dlfl;
 using namespace dlfl::testing;
 
 struct Case {
-  instrument::Granularity granularity;
+  instrument::ProbeGranularity granularity;
   const char* compiler;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << (c.granularity == instrument::Granularity::block ? "block/" : "statement/") << c.compiler;
+  *os << (c.granularity == instrument::ProbeGranularity::block ? "block/" : "statement/") << c.compiler;
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(info.param.granularity == instrument::Granularity::block ? "block" : "statement") + "_" +
+  return std::string(info.param.granularity == instrument::ProbeGranularity::block ? "block" : "statement") + "_" +
          (std::string(info.param.compiler) == "g++" ? "gcc" : "clang");
 }
 
@@ -62,14 +62,14 @@ TEST_P(Constructs, EveryProbedLineIsReachedByExactlyItsScenarios) {
 
   const auto map = instrument::read_probe_map(result.probe_map);
   const auto actual = covered_lines(map, collect::read_runtime_snapshot(snapshot));
-  const auto expected = markers(src, {"constructs.h", "constructs.cpp"}, c.granularity == instrument::Granularity::block);
+  const auto expected = markers(src, {"constructs.h", "constructs.cpp"}, c.granularity == instrument::ProbeGranularity::block);
   expect_coverage_matches_markers(actual, expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Instrument, Constructs,
-                         ::testing::Values(Case{instrument::Granularity::statement, "g++"},
-                                           Case{instrument::Granularity::block, "g++"},
-                                           Case{instrument::Granularity::statement, "clang++"}),
+                         ::testing::Values(Case{instrument::ProbeGranularity::statement, "g++"},
+                                           Case{instrument::ProbeGranularity::block, "g++"},
+                                           Case{instrument::ProbeGranularity::statement, "clang++"}),
                          case_name);
 
 }  // namespace

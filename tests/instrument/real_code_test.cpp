@@ -31,13 +31,13 @@ const Corpus kC{"c", {"text.c", "words.c"}, {"text.h"}, "driver.c", "-std=c11"};
 
 struct Case {
   const Corpus* corpus;
-  instrument::Granularity granularity;
+  instrument::ProbeGranularity granularity;
   const char* compiler;
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   std::string name = std::string(info.param.corpus->dir) + "_" +
-                     (info.param.granularity == instrument::Granularity::block ? "block_" : "statement_") +
+                     (info.param.granularity == instrument::ProbeGranularity::block ? "block_" : "statement_") +
                      info.param.compiler;
   for (char& c : name)
     if (c == '+') c = 'x';
@@ -94,16 +94,16 @@ TEST_P(RealCode, InstrumentsBuildsAndCoversEveryMarkedLine) {
   std::vector<std::string> marked = corpus.units;
   marked.insert(marked.end(), corpus.headers.begin(), corpus.headers.end());
   expect_coverage_matches_markers(covered_lines(map, collect::read_runtime_snapshot(snapshot)),
-                                  markers(src, marked, c.granularity == instrument::Granularity::block));
+                                  markers(src, marked, c.granularity == instrument::ProbeGranularity::block));
 }
 
 INSTANTIATE_TEST_SUITE_P(Instrument, RealCode,
-                         ::testing::Values(Case{&kCxx, instrument::Granularity::statement, "g++"},
-                                           Case{&kCxx, instrument::Granularity::statement, "clang++"},
-                                           Case{&kCxx, instrument::Granularity::block, "g++"},
-                                           Case{&kC, instrument::Granularity::statement, "gcc"},
-                                           Case{&kC, instrument::Granularity::statement, "clang"},
-                                           Case{&kC, instrument::Granularity::block, "gcc"}),
+                         ::testing::Values(Case{&kCxx, instrument::ProbeGranularity::statement, "g++"},
+                                           Case{&kCxx, instrument::ProbeGranularity::statement, "clang++"},
+                                           Case{&kCxx, instrument::ProbeGranularity::block, "g++"},
+                                           Case{&kC, instrument::ProbeGranularity::statement, "gcc"},
+                                           Case{&kC, instrument::ProbeGranularity::statement, "clang"},
+                                           Case{&kC, instrument::ProbeGranularity::block, "gcc"}),
                          case_name);
 
 }  // namespace

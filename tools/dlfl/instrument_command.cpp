@@ -37,7 +37,7 @@ void run_instrument(const InstrumentCommandOptions& o) {
   options.sources = o.sources;
   options.exclude = o.exclude;
   options.extra_args = o.extra_args;
-  options.granularity = o.granularity == "block" ? instrument::Granularity::block : instrument::Granularity::statement;
+  options.granularity = *instrument::parse_probe_granularity(o.granularity);  // checked by the option
   options.headers = !o.no_headers;
   options.copy_tree = !o.no_copy;
   options.allow_errors = o.allow_errors;

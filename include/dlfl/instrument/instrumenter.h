@@ -8,16 +8,23 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace dlfl::instrument {
 
-enum class Granularity {
+// Where probes go: what one probe, hence one element of the spectrum, stands for.
+enum class ProbeGranularity {
   statement,  // one probe before every statement that runs code
   block,      // one probe per straight-line run of statements (a basic block of clang's CFG)
 };
+
+// "statement", "block"; nullopt for any other name.
+std::optional<ProbeGranularity> parse_probe_granularity(std::string_view name) noexcept;
+// The name parse_probe_granularity reads back.
+std::string_view probe_granularity_name(ProbeGranularity granularity) noexcept;
 
 struct InstrumentOptions {
   // Directory holding compile_commands.json (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON).
@@ -38,7 +45,7 @@ struct InstrumentOptions {
   std::vector<std::string> exclude;
   // Copy every other file under root as well, so out_dir builds exactly like root.
   bool copy_tree = true;
-  Granularity granularity = Granularity::statement;
+  ProbeGranularity granularity = ProbeGranularity::statement;
   // Clang errors in a translation unit fail the run unless this is set (the unit is then
   // rewritten from the AST clang recovered, which may miss statements).
   bool allow_errors = false;
