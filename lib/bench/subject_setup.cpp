@@ -63,13 +63,12 @@ std::vector<mutate::Mutant> sample_mutants(const Subject& s, const fs::path& ori
     throw Error(s.file.string(), 0,
                 "finding mutants needs a dlfl built with the Clang 14 development packages (or a " +
                     manifest.string() + " written by `dlfl mutate`)");
-  mutate::MutateOptions m;
+  MutantSearch m;
   m.build_dir = original_build;
   m.root = s.root;
   m.files = s.mutate_files;
   m.exclude = s.mutate_exclude;
   m.operators = mutate::select_operators(s.operators);
-  m.allow_errors = true;  // as the instrumenter: a unit clang cannot fully parse still yields mutants
   const auto all = o.clang.find_mutants(m);
   auto chosen = mutate::stratified_sample(all, o.max, o.seed);
   if (o.log) o.log(s.name + ": " + std::to_string(chosen.size()) + " of " + std::to_string(all.size()) + " mutants");
@@ -92,12 +91,11 @@ void instrument_tree(const Subject& s, const fs::path& original_build, const fs:
                 "packages); set \"backend\": \"gcov\" instead");
   fs::remove_all(out);
   if (o.log) o.log(s.name + ": instrumenting " + s.root.string());
-  instrument::InstrumentOptions i;
+  TreeInstrumentation i;
   i.build_dir = original_build;
   i.root = s.root;
   i.out_dir = out;
   i.exclude = s.instrument_exclude;
-  i.allow_errors = true;
   o.clang.instrument(i);
   write_text(done, "");
 }

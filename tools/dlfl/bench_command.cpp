@@ -107,10 +107,27 @@ void run_bench_command(const BenchCommandOptions& o) {
     options.runtime_ldflags = runtime_flags({"--libs", "--gtest"});
   }
 #ifdef DLFL_HAVE_INSTRUMENT
-  options.clang.instrument = [](const instrument::InstrumentOptions& i) { instrument::instrument(i); };
+  options.clang.instrument = [](const bench::TreeInstrumentation& t) {
+    instrument::InstrumentOptions i;
+    i.build_dir = t.build_dir;
+    i.root = t.root;
+    i.out_dir = t.out_dir;
+    i.exclude = t.exclude;
+    i.allow_errors = true;
+    instrument::instrument(i);
+  };
 #endif
 #ifdef DLFL_HAVE_MUTATE
-  options.clang.find_mutants = mutate::find_mutants;
+  options.clang.find_mutants = [](const bench::MutantSearch& search) {
+    mutate::MutateOptions m;
+    m.build_dir = search.build_dir;
+    m.root = search.root;
+    m.files = search.files;
+    m.exclude = search.exclude;
+    m.operators = search.operators;
+    m.allow_errors = true;  // as the instrumenter: a unit clang cannot fully parse still yields mutants
+    return mutate::find_mutants(m);
+  };
 #endif
   options.out_dir = o.out_dir;
   options.work_dir = o.work_dir;
