@@ -20,6 +20,7 @@
 #include "dlfl/io/atomic_file.h"
 #include "dlfl/io/native_format.h"
 #include "check_ahead.h"
+#include "merge_checks.h"
 #include "merge_input.h"
 #include "native_layout.h"
 
@@ -30,56 +31,13 @@ namespace fs = std::filesystem;
 using namespace native;
 constexpr std::uint32_t kNone = UINT32_MAX;
 
+using merge::check_related;
+using merge::kCheckRange;
+using merge::kReleaseRange;
+using merge::StreamedInputs;
 using merge::Input;
+using merge::merged_origin;
 using merge::release;
-
-// ---- origins ---------------------------------------------------------------------------
-
-constexpr std::string_view kAllowDisjoint = "give --allow-disjoint to merge them anyway";
-
-SpectrumOrigin merged_origin(const std::vector<Input>& in) {
-  SpectrumOrigin out;
-  const Input* root_from = nullptr;
-  const Input* id_from = nullptr;
-  for (const auto& i : in) {
-    const auto& o = i.spectrum.origin();
-    if (!o.source_root.empty()) {
-      if (root_from && o.source_root != out.source_root)
-        throw Error(i.name, 0,
-                    "collected under source root " + o.source_root + ", but " + root_from->name + " under " +
-                        out.source_root + ": spectra of different checkouts cannot be merged");
-      if (!root_from) out.source_root = o.source_root, root_from = &i;
-    }
-    if (o.probe_map_id != 0) {
-      if (id_from && o.probe_map_id != out.probe_map_id)
-        throw Error(i.name, 0,
-                    "was collected with another probe map than " + id_from->name +
-                        " (the ids differ): spectra of differently instrumented code cannot be merged");
-      if (!id_from) out.probe_map_id = o.probe_map_id, id_from = &i;
-    }
-  }
-  return out;
-}
-
-// Refuses an input without a source root beside one with, and one that meets no earlier
-// input in an element or a test: spectra of different programs, merged by mistake,
-// would otherwise give one silently. After the element union, whose mismatches say more.
-void check_related(const std::vector<Input>& in, const std::vector<char>& meets_element,
-                   const std::vector<char>& meets_test) {
-  auto has_root = [](const Input& i) { return !i.spectrum.origin().source_root.empty(); };
-  const auto rooted = std::find_if(in.begin(), in.end(), has_root);
-  const auto rootless = std::find_if_not(in.begin(), in.end(), has_root);
-  if (rooted != in.end() && rootless != in.end())
-    throw Error(rootless->name, 0,
-                "has no source root, but " + rooted->name + " was collected under " +
-                    rooted->spectrum.origin().source_root + ": nothing says they are of the same code; " +
-                    std::string(kAllowDisjoint));
-  for (std::size_t i = 1; i < in.size(); ++i)
-    if (!meets_element[i] && !meets_test[i])
-      throw Error(in[i].name, 0,
-                  "shares no element and no test with " + (i == 1 ? in[0].name : "the inputs before it") +
-                      ": spectra of different programs? " + std::string(kAllowDisjoint));
-}
 
 // ---- elements --------------------------------------------------------------------------
 
@@ -153,15 +111,7 @@ ElementUnion unite_elements(const std::vector<Input>& in) {
       } else {
         const Origin o = first_seen[it->second];
         if (o.input != i) u.meets[i] = 1;
-        const Spectrum& f = in[o.input].spectrum;
-        const ElementRecord &a = f.element(o.element), &b = s.element(e);
-        if (f.function(o.element) != s.function(e) || a.last_line != b.last_line ||
-            f.element_name(o.element) != s.element_name(e))
-          throw Error(in[i].name, 0,
-                      "element " + s.element_name(e) + " (lines " + std::to_string(b.first_line) + "-" +
-                          std::to_string(b.last_line) + ") is " + f.element_name(o.element) + " (lines " +
-                          std::to_string(a.first_line) + "-" + std::to_string(a.last_line) + ") in " +
-                          in[o.input].name + ": the spectra are not of the same code");
+        merge::check_same_element(in, o.input, o.element, i, e);
       }
       output_of[i][e] = it->second;
     }
@@ -402,206 +352,207 @@ class TempNative {
   fs::path path_;
 };
 
-MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output, const MergeOptions& options) {
-  const SpectrumOrigin origin = merged_origin(in);
-  const ElementUnion elements = unite_elements(in);
-  TestUnion tests = unite_tests(in);
-  if (!options.allow_disjoint) check_related(in, elements.meets, tests.meets);
-  const Spectrum& first = in.front().spectrum;
-  const std::size_t element_count = elements.shared_table ? first.element_count() : elements.records.size();
-  const std::size_t test_count = tests.tests.size();
+// Everything known of the output before its image is written.
+struct MergePlan {
+  SpectrumOrigin origin;
+  ElementUnion elements;
+  TestUnion tests;
+  std::size_t element_count = 0, test_count = 0;
+  std::vector<std::uint32_t> failing_rank;   // [output test] -> its row among the failing, or kNone
+  std::vector<std::uint32_t> failing_tests;  // output ids, ascending
+  bool copy_failing = false;  // the failing rows are the inputs' (copy_failing_rows)
+  std::vector<ShardRows> shards;  // non-empty: rows are copied shard by shard (copy_rows)
+  std::vector<std::uint64_t> offsets;  // the output's row offsets
+  FailingRows failing;  // copied, or offsets counted and elements sized to fill
+  bool dense = false;
+  std::size_t words = 0;  // per dense row
 
-  std::vector<std::uint32_t> failing_rank(test_count, kNone);
-  std::vector<std::uint32_t> failing_tests;
-  for (std::size_t t = 0; t < test_count; ++t)
-    if (tests.tests[t].failed()) {
-      failing_rank[t] = static_cast<std::uint32_t>(failing_tests.size());
-      failing_tests.push_back(static_cast<std::uint32_t>(t));
+  std::uint64_t nnz() const { return offsets.back(); }
+};
+
+MergePlan unite(std::vector<Input>& in, const MergeOptions& options) {
+  MergePlan p;
+  p.origin = merged_origin(in);
+  p.elements = unite_elements(in);
+  p.tests = unite_tests(in);
+  if (!options.allow_disjoint) check_related(in, p.elements.meets, p.tests.meets);
+  p.element_count = p.elements.shared_table ? in.front().spectrum.element_count() : p.elements.records.size();
+  p.test_count = p.tests.tests.size();
+  p.failing_rank.assign(p.test_count, kNone);
+  for (std::size_t t = 0; t < p.test_count; ++t)
+    if (p.tests.tests[t].failed()) {
+      p.failing_rank[t] = static_cast<std::uint32_t>(p.failing_tests.size());
+      p.failing_tests.push_back(static_cast<std::uint32_t>(t));
     }
-  const bool copy_failing = tests.disjoint && std::all_of(in.begin(), in.end(), [](const Input& i) {
+  p.copy_failing = p.tests.disjoint && std::all_of(in.begin(), in.end(), [](const Input& i) {
     return i.spectrum.failing_coverage() != nullptr;
   });
+  p.shards = shard_rows(in, p.elements, p.copy_failing);
+  return p;
+}
 
-  // Native inputs' coverage is checked as it is read (merge_input.h), in element order: a
-  // few thousand rows ahead of their use, so that all inputs' ids are still in cache when
-  // merged (pages are dropped in larger steps, one madvise each). When the element tables
-  // differ, rows are read out of order: all of it is checked now.
-  constexpr std::size_t kCheckRange = 1 << 12, kReleaseRange = 1 << 16;
-  if (!elements.shared_table)
-    for (auto& i : in)
-      if (i.checks) i.checks->finish();
-  auto check_offsets = [&](std::size_t e) {
-    if (e % kReleaseRange == 0)
-      for (auto& i : in)
-        if (i.checks) i.checks->offsets_through(e + kReleaseRange);
-  };
-  auto check_rows = [&](std::size_t e) {
-    if (e % kCheckRange == 0)
-      for (auto& i : in)
-        if (i.checks) i.checks->rows_through(e + kCheckRange);
-  };
-
-  // Row lengths: added up from the inputs' when tests are disjoint, else counted.
-  std::vector<std::uint64_t> offsets(element_count + 1, 0);
-  FailingRows failing;
-  std::vector<std::uint32_t> row;
-  const std::vector<ShardRows> shards = shard_rows(in, elements, copy_failing);
-  if (!shards.empty()) {
+// Row lengths: added up from the inputs' when tests are disjoint, else counted; the
+// failing rows copied, or their lengths counted.
+void lay_out_rows(std::vector<Input>& in, MergePlan& p, StreamedInputs& checks, std::vector<std::uint32_t>& row) {
+  p.offsets.assign(p.element_count + 1, 0);
+  if (!p.shards.empty()) {
     // Output offset e = the sum of the shards' offsets e (each starts at 0): one
     // vectorizable pass per shard, a range at a time, each range checked first (on the
     // other core, a range or two ahead).
-    CheckAhead offsets_checked(element_count, kReleaseRange, 2, [&](std::size_t end) {
-      for (auto& i : in)
-        if (i.checks) i.checks->offsets_through(end);
-    });
-    for (std::size_t e = 0; e < element_count; e += kReleaseRange) {
-      const std::size_t last = std::min(element_count, e + kReleaseRange);
+    CheckAhead offsets_checked(p.element_count, kReleaseRange, 2,
+                               [&](std::size_t end) { checks.offsets_through(end); });
+    for (std::size_t e = 0; e < p.element_count; e += kReleaseRange) {
+      const std::size_t last = std::min(p.element_count, e + kReleaseRange);
       offsets_checked.wait_through(last);
-      for (const auto& shard : shards)
-        for (std::size_t k = e + 1; k <= last; ++k) offsets[k] += shard.offsets[k];
+      for (const auto& shard : p.shards)
+        for (std::size_t k = e + 1; k <= last; ++k) p.offsets[k] += shard.offsets[k];
     }
-  } else if (copy_failing) {
-    for (std::size_t e = 0; e < element_count; ++e) {
-      check_offsets(e);
+  } else if (p.copy_failing) {
+    for (std::size_t e = 0; e < p.element_count; ++e) {
+      checks.offsets_at(e);
       std::uint64_t n = 0;
       for (std::size_t i = 0; i < in.size(); ++i)
-        if (const auto local = elements.local(i, e); local != kNone) n += row_length(in[i].spectrum.coverage(), local);
-      offsets[e + 1] = offsets[e] + n;
+        if (const auto local = p.elements.local(i, e); local != kNone) n += row_length(in[i].spectrum.coverage(), local);
+      p.offsets[e + 1] = p.offsets[e] + n;
     }
   }
-  if (copy_failing) {
+  if (p.copy_failing) {
     for (const auto& i : in)
       if (i.mapped && !i.spectrum.coverage().is_dense()) release(i.spectrum.coverage().offsets());
-    failing = copy_failing_rows(in, elements);
+    p.failing = copy_failing_rows(in, p.elements);
   } else {
-    failing.tests = failing_tests;
-    failing.offsets.assign(failing_tests.size() + 1, 0);
-    for (std::size_t e = 0; e < element_count; ++e) {
-      check_rows(e);
-      gather_row(in, elements, tests, e, row);
-      offsets[e + 1] = offsets[e] + row.size();
+    p.failing.tests = p.failing_tests;
+    p.failing.offsets.assign(p.failing_tests.size() + 1, 0);
+    for (std::size_t e = 0; e < p.element_count; ++e) {
+      checks.rows_at(e);
+      gather_row(in, p.elements, p.tests, e, row);
+      p.offsets[e + 1] = p.offsets[e] + row.size();
       for (const auto t : row)
-        if (failing_rank[t] != kNone) ++failing.offsets[failing_rank[t] + 1];
+        if (p.failing_rank[t] != kNone) ++p.failing.offsets[p.failing_rank[t] + 1];
     }
-    for (std::size_t r = 0; r < failing_tests.size(); ++r) failing.offsets[r + 1] += failing.offsets[r];
-    failing.elements.resize(failing.offsets.back());
+    for (std::size_t r = 0; r < p.failing_tests.size(); ++r) p.failing.offsets[r + 1] += p.failing.offsets[r];
+    p.failing.elements.resize(p.failing.offsets.back());
   }
-  const std::uint64_t nnz = offsets.back();
-  const bool dense = dense_is_smaller(test_count, element_count, nnz);
-  const std::size_t words = (test_count + 63) / 64;
+  p.dense = dense_is_smaller(p.test_count, p.element_count, p.nnz());
+  p.words = (p.test_count + 63) / 64;
+}
 
-  // The test records and text.
-  auto [test_records, text] = test_table(tests.tests);
-  const std::span<const ElementRecord> records =
-      elements.shared_table ? first.elements() : std::span<const ElementRecord>(elements.records);
-  const std::uint64_t map_id[1] = {origin.probe_map_id};
+// The coverage section(s): each output row, in element order; the failing rows filled
+// along when they are not copied.
+void write_coverage(ImageStreamWriter& image, std::vector<Input>& in, MergePlan& p, StreamedInputs& checks,
+                    std::vector<std::uint32_t>& row) {
+  std::vector<std::uint64_t> fill(p.copy_failing ? 0 : p.failing.offsets.size());
+  if (!p.copy_failing) std::copy(p.failing.offsets.begin(), p.failing.offsets.end(), fill.begin());
+  if (!p.shards.empty() && !p.dense) {
+    // Shards: each range's rows are checked and hashed on the other core, a few ranges
+    // ahead (still in the shared cache when copied), while this one copies and writes.
+    CheckAhead rows_checked(p.element_count, kCheckRange, 4, [&](std::size_t end) { checks.rows_through(end); });
+    for (std::size_t e = 0; e < p.element_count; e += kCheckRange) {
+      checks.release_through(e);
+      const std::size_t last = std::min(p.element_count, e + kCheckRange);
+      rows_checked.wait_through(last);
+      copy_rows(p.shards, e, last, p.offsets, row);
+      image.write(std::span<const std::uint32_t>(row));
+    }
+    return;
+  }
+  for (std::size_t e = 0; e < p.element_count; ++e) {
+    checks.rows_at(e);
+    checks.release_through(e);
+    gather_row(in, p.elements, p.tests, e, row);
+    if (!p.copy_failing)
+      for (const auto t : row)
+        if (p.failing_rank[t] != kNone) p.failing.elements[fill[p.failing_rank[t]]++] = static_cast<std::uint32_t>(e);
+    if (p.dense) {
+      std::uint64_t* bits = image.reserve<std::uint64_t>(p.words);
+      std::fill(bits, bits + p.words, 0);
+      for (const auto t : row) bits[t / 64] |= std::uint64_t{1} << (t % 64);
+    } else {
+      image.write(std::span<const std::uint32_t>(row));
+    }
+  }
+}
+
+// The native image of the plan, section by section.
+void write_image(std::ostream& out, std::vector<Input>& in, MergePlan& p, StreamedInputs& checks,
+                 std::vector<std::uint32_t>& row) {
+  auto [test_records, text] = test_table(p.tests.tests);
+  const std::span<const ElementRecord> records = p.elements.shared_table
+                                                     ? in.front().spectrum.elements()
+                                                     : std::span<const ElementRecord>(p.elements.records);
+  const std::uint64_t map_id[1] = {p.origin.probe_map_id};
 
   SectionItems items{};
-  items[string_blob] = elements.strings.blob().size();
-  items[string_offsets] = elements.strings.offsets().size();
+  items[string_blob] = p.elements.strings.blob().size();
+  items[string_offsets] = p.elements.strings.offsets().size();
   items[native::elements] = records.size();
   items[native::tests] = test_records.size();
   items[test_text] = text.size();
-  items[coverage_offsets] = dense ? 0 : offsets.size();
-  items[coverage_indices] = dense ? 0 : nnz;
-  items[coverage_bits] = dense ? element_count * words : 0;
-  items[source_root] = origin.source_root.size();
-  items[probe_map_id] = origin.probe_map_id ? 1 : 0;
-  items[native::failing_tests] = failing.tests.size();
-  items[failing_offsets] = failing.offsets.size();
-  items[failing_elements] = failing.elements.size();
+  items[coverage_offsets] = p.dense ? 0 : p.offsets.size();
+  items[coverage_indices] = p.dense ? 0 : p.nnz();
+  items[coverage_bits] = p.dense ? p.element_count * p.words : 0;
+  items[source_root] = p.origin.source_root.size();
+  items[probe_map_id] = p.origin.probe_map_id ? 1 : 0;
+  items[native::failing_tests] = p.failing.tests.size();
+  items[failing_offsets] = p.failing.offsets.size();
+  items[failing_elements] = p.failing.elements.size();
+
+  ImageStreamWriter image(out, items);
+  image.begin(string_blob);
+  image.write(p.elements.strings.blob());
+  image.begin(string_offsets);
+  image.write(p.elements.strings.offsets());
+  image.begin(native::elements);
+  image.write(records);
+  image.begin(native::tests);
+  image.write(std::span<const NativeTestRecord>(test_records));
+  image.begin(test_text);
+  image.write(text.data(), text.size());
+  image.begin(p.dense ? coverage_bits : coverage_offsets);
+  if (!p.dense) {
+    image.write(std::span<const std::uint64_t>(p.offsets));
+    image.begin(coverage_indices);
+  }
+  write_coverage(image, in, p, checks, row);
+  image.begin(source_root);
+  image.write(p.origin.source_root.data(), p.origin.source_root.size());
+  image.begin(probe_map_id);
+  image.write(std::span<const std::uint64_t>(map_id, items[probe_map_id]));
+  image.begin(native::failing_tests);
+  image.write(std::span<const std::uint32_t>(p.failing.tests));
+  image.begin(failing_offsets);
+  image.write(std::span<const std::uint64_t>(p.failing.offsets));
+  image.begin(failing_elements);
+  image.write(std::span<const std::uint32_t>(p.failing.elements));
+  image.finish();
+}
+
+MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output, const MergeOptions& options) {
+  MergePlan plan = unite(in, options);
+  StreamedInputs checks(in, plan.elements.shared_table);
+  std::vector<std::uint32_t> row;
+  lay_out_rows(in, plan, checks, row);
 
   AtomicFile file(output);
   try {
-    ImageStreamWriter image(file.stream(), items);
-    image.begin(string_blob);
-    image.write(elements.strings.blob());
-    image.begin(string_offsets);
-    image.write(elements.strings.offsets());
-    image.begin(native::elements);
-    image.write(records);
-    image.begin(native::tests);
-    image.write(std::span<const NativeTestRecord>(test_records));
-    image.begin(test_text);
-    image.write(text.data(), text.size());
-    image.begin(dense ? coverage_bits : coverage_offsets);
-    if (!dense) {
-      image.write(std::span<const std::uint64_t>(offsets));
-      image.begin(coverage_indices);
-    }
-    std::vector<std::uint64_t> fill(copy_failing ? 0 : failing.offsets.size());
-    if (!copy_failing) std::copy(failing.offsets.begin(), failing.offsets.end(), fill.begin());
-    std::vector<std::size_t> released(in.size(), 0);
-    // The inputs' pages before element e are merged and checked: dropped.
-    auto release_through = [&](std::size_t e) {
-      if (e % kReleaseRange != 0 || e == 0 || !elements.shared_table) return;
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        if (!in[i].mapped || in[i].spectrum.coverage().is_dense()) continue;
-        const Coverage& c = in[i].spectrum.coverage();
-        release(c.test_ids().subspan(c.offsets()[released[i]], c.offsets()[e] - c.offsets()[released[i]]));
-        release(c.offsets().subspan(released[i], e - released[i]));
-        released[i] = e;
-      }
-    };
-    if (!shards.empty() && !dense) {
-      // Shards: each range's rows are checked and hashed on the other core, a few ranges
-      // ahead (still in the shared cache when copied), while this one copies and writes.
-      CheckAhead rows_checked(element_count, kCheckRange, 4, [&](std::size_t end) {
-        for (auto& i : in)
-          if (i.checks) i.checks->rows_through(end);
-      });
-      for (std::size_t e = 0; e < element_count; e += kCheckRange) {
-        release_through(e);
-        const std::size_t last = std::min(element_count, e + kCheckRange);
-        rows_checked.wait_through(last);
-        copy_rows(shards, e, last, offsets, row);
-        image.write(std::span<const std::uint32_t>(row));
-      }
-    }
-    for (std::size_t e = 0; e < element_count && (shards.empty() || dense); ++e) {
-      check_rows(e);
-      release_through(e);
-      gather_row(in, elements, tests, e, row);
-      if (!copy_failing)
-        for (const auto t : row)
-          if (failing_rank[t] != kNone) failing.elements[fill[failing_rank[t]]++] = static_cast<std::uint32_t>(e);
-      if (dense) {
-        std::uint64_t* bits = image.reserve<std::uint64_t>(words);
-        std::fill(bits, bits + words, 0);
-        for (const auto t : row) bits[t / 64] |= std::uint64_t{1} << (t % 64);
-      } else {
-        image.write(std::span<const std::uint32_t>(row));
-      }
-    }
-    image.begin(source_root);
-    image.write(origin.source_root.data(), origin.source_root.size());
-    image.begin(probe_map_id);
-    image.write(std::span<const std::uint64_t>(map_id, items[probe_map_id]));
-    image.begin(native::failing_tests);
-    image.write(std::span<const std::uint32_t>(failing.tests));
-    image.begin(failing_offsets);
-    image.write(std::span<const std::uint64_t>(failing.offsets));
-    image.begin(failing_elements);
-    image.write(std::span<const std::uint32_t>(failing.elements));
-    image.finish();
+    write_image(file.stream(), in, plan, checks, row);
   } catch (const Error&) {
     // A failed stream is reported by commit() with errno; a logic error propagates.
     if (file.stream()) throw;
   }
   // The output appears only when every input passed every check.
-  for (auto& i : in)
-    if (i.checks) i.checks->finish();
+  checks.finish();
   file.commit();
 
   MergeStats stats;
   stats.inputs = in.size();
-  stats.tests = test_count;
-  stats.failing = failing_tests.size();
-  stats.shared_tests = tests.shared;
-  stats.flaky_shared = tests.flaky_shared;
-  stats.elements = element_count;
-  stats.partial_elements = elements.partial;
-  stats.covered_pairs = nnz;
+  stats.tests = plan.test_count;
+  stats.failing = plan.failing_tests.size();
+  stats.shared_tests = plan.tests.shared;
+  stats.flaky_shared = plan.tests.flaky_shared;
+  stats.elements = plan.element_count;
+  stats.partial_elements = plan.elements.partial;
+  stats.covered_pairs = plan.nnz();
   return stats;
 }
 
