@@ -144,25 +144,40 @@ void check_weight(double w) {
   if (!(w > 0) || !std::isfinite(w)) throw Error("page_rank: edge weight " + std::to_string(w) + " is not positive");
 }
 
-}  // namespace
+// The tests of one side: those with a positive weight, numbered as test nodes.
+struct Side {
+  std::vector<std::uint64_t> bits;           // over raw test ids
+  std::vector<std::uint32_t> tests;          // test of each test node
+  std::vector<std::uint32_t> node_of_test;   // raw test id -> its test node (0 when off the side)
+};
 
-void use_vector_push(bool on) { vector_push = on; }
-
-PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weight, double damping, double call_share) {
-  const Coverage& cov = g.functions.spectrum.coverage();
-  const std::size_t n = g.size(), tests = side_weight.size();
-  std::vector<std::uint64_t> side((tests + 63) / 64, 0);
-  std::vector<std::uint32_t> side_tests;  // test of each test node
+Side side_of(const std::vector<double>& side_weight) {
+  const std::size_t tests = side_weight.size();
+  Side s;
+  s.bits.assign((tests + 63) / 64, 0);
   for (std::size_t t = 0; t < tests; ++t)
     if (side_weight[t] > 0) {
-      side[t / 64] |= std::uint64_t{1} << (t % 64);
-      side_tests.push_back(static_cast<std::uint32_t>(t));
+      s.bits[t / 64] |= std::uint64_t{1} << (t % 64);
+      s.tests.push_back(static_cast<std::uint32_t>(t));
     }
-  const std::size_t m = side_tests.size(), nodes = n + m;
+  s.node_of_test.assign(tests, 0);
+  for (std::size_t i = 0; i < s.tests.size(); ++i) s.node_of_test[s.tests[i]] = static_cast<std::uint32_t>(i);
+  return s;
+}
 
-  // Functions → tests: the unions' coverage as it is. Tests → functions: its transpose
-  // over this side's tests, each list ascending (filled in function order).
-  Rows by_function;
+// The function-test incidence of one side, in both directions.
+struct Incidence {
+  Rows by_function;  // functions → tests: the unions' coverage as it is (all tests, masked by the side)
+  Rows by_test;      // test nodes → functions: its transpose over the side's tests, ascending
+  std::vector<std::uint32_t> covering;      // per function: its tests on this side
+  std::vector<std::uint64_t> functions_of;  // per test node: its functions (out-degree)
+};
+
+Incidence incidence(const FunctionGraph& g, const Side& side, std::size_t tests, bool parallel) {
+  const Coverage& cov = g.functions.spectrum.coverage();
+  const std::size_t n = g.size(), m = side.tests.size();
+  Incidence in;
+  Rows& by_function = in.by_function;
   if (cov.is_dense()) {
     by_function.words = cov.words_per_element();
     by_function.bits = cov.all_bits();
@@ -170,21 +185,15 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
     by_function.offsets = cov.offsets();
     by_function.ids = cov.test_ids();
   }
-  PrflWalk out;
-  out.covering.assign(n, 0);
-  std::vector<std::uint32_t> node_of_test(tests, 0);
-  for (std::size_t i = 0; i < m; ++i) node_of_test[side_tests[i]] = static_cast<std::uint32_t>(i);
-  std::vector<std::uint64_t> functions_of(m, 0);  // out-degree of each test node
-  // Setting up reads the 79M pairs of the benchmark spectrum three times: on two threads
-  // when the coverage is that large (each owning functions, or tests, as below).
-  const bool parallel = cov.nnz() >= (std::size_t{1} << 20) && std::thread::hardware_concurrency() >= 2;
+  in.covering.assign(n, 0);
+  in.functions_of.assign(m, 0);
   run_parts(parallel, [&](unsigned part, unsigned parts) {
     const auto [first, last] = part_of(n, part, parts);
-    for (std::size_t f = first; f < last; ++f) out.covering[f] = static_cast<std::uint32_t>(by_function.count(f, side.data()));
+    for (std::size_t f = first; f < last; ++f) in.covering[f] = static_cast<std::uint32_t>(by_function.count(f, side.bits.data()));
   });
   std::size_t pairs = 0;
-  for (const auto c : out.covering) pairs += c;
-  Rows by_test;
+  for (const auto c : in.covering) pairs += c;
+  Rows& by_test = in.by_test;
   if (dense_is_smaller(n, m, pairs)) {
     by_test.words = (n + 63) / 64;
     by_test.own_bits.assign(m * by_test.words, 0);
@@ -192,78 +201,109 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
     run_parts(parallel, [&](unsigned part, unsigned parts) {
       const auto [t_first, t_last] = part_of(tests, part, parts);
       for (std::size_t f = 0; f < n; ++f)
-        by_function.for_each(f, t_first, t_last, side.data(), [&](std::size_t t) {
-          by_test.own_bits[node_of_test[t] * by_test.words + f / 64] |= std::uint64_t{1} << (f % 64);
+        by_function.for_each(f, t_first, t_last, side.bits.data(), [&](std::size_t t) {
+          by_test.own_bits[side.node_of_test[t] * by_test.words + f / 64] |= std::uint64_t{1} << (f % 64);
         });
     });
-    for (std::size_t i = 0; i < m; ++i) functions_of[i] = by_test.count(i, nullptr);
+    for (std::size_t i = 0; i < m; ++i) in.functions_of[i] = by_test.count(i, nullptr);
   } else {
     for (std::size_t f = 0; f < n; ++f)
-      by_function.for_each(f, 0, tests, side.data(), [&](std::size_t t) { ++functions_of[node_of_test[t]]; });
+      by_function.for_each(f, 0, tests, side.bits.data(), [&](std::size_t t) { ++in.functions_of[side.node_of_test[t]]; });
     by_test.own_offsets.assign(m + 1, 0);
-    for (std::size_t i = 0; i < m; ++i) by_test.own_offsets[i + 1] = by_test.own_offsets[i] + functions_of[i];
+    for (std::size_t i = 0; i < m; ++i) by_test.own_offsets[i + 1] = by_test.own_offsets[i] + in.functions_of[i];
     by_test.own_ids.resize(pairs);
     std::vector<std::uint64_t> next(by_test.own_offsets.begin(), by_test.own_offsets.end() - 1);
     for (std::size_t f = 0; f < n; ++f)
-      by_function.for_each(f, 0, tests, side.data(),
-                           [&](std::size_t t) { by_test.own_ids[next[node_of_test[t]]++] = static_cast<std::uint32_t>(f); });
+      by_function.for_each(f, 0, tests, side.bits.data(), [&](std::size_t t) {
+        by_test.own_ids[next[side.node_of_test[t]]++] = static_cast<std::uint32_t>(f);
+      });
     by_test.offsets = by_test.own_offsets;
     by_test.ids = by_test.own_ids;
   }
+  return in;
+}
 
-  // Edge weights and out-weights as page_rank() sums them: a function's test edges, then
-  // its callee and caller edges, added one by one.
-  std::vector<double> test_edge(n, 0), call_edge(n, 0), out_weight(nodes, 0);
-  std::vector<std::uint64_t> calls(n);
+// Edge weights and out-weights as page_rank() sums them: a function's test edges, then
+// its callee and caller edges, added one by one.
+struct EdgeWeights {
+  std::vector<double> test_edge, call_edge;  // per function: the weight of each of its test / call edges
+  std::vector<double> out_weight;            // per node
+  std::vector<std::uint64_t> calls;          // per function: callees + callers
+};
+
+EdgeWeights edge_weights(const FunctionGraph& g, const Incidence& in, double call_share, bool parallel) {
+  const std::size_t n = g.size(), m = in.functions_of.size();
+  EdgeWeights e;
+  e.test_edge.assign(n, 0);
+  e.call_edge.assign(n, 0);
+  e.out_weight.assign(n + m, 0);
+  e.calls.resize(n);
   for (std::size_t f = 0; f < n; ++f) {
-    const std::uint64_t covering = out.covering[f];
-    calls[f] = (g.callee_offsets[f + 1] - g.callee_offsets[f]) + (g.caller_offsets[f + 1] - g.caller_offsets[f]);
-    const double test_share = calls[f] == 0 ? 1.0 : 1.0 - call_share;
+    const std::uint64_t covering = in.covering[f];
+    e.calls[f] = (g.callee_offsets[f + 1] - g.callee_offsets[f]) + (g.caller_offsets[f + 1] - g.caller_offsets[f]);
+    const double test_share = e.calls[f] == 0 ? 1.0 : 1.0 - call_share;
     const double share = covering == 0 ? 1.0 : call_share;
-    test_edge[f] = test_share / static_cast<double>(covering ? covering : 1);
-    call_edge[f] = share / static_cast<double>(calls[f] ? calls[f] : 1);
-    if (covering) check_weight(test_edge[f]);
-    if (calls[f]) check_weight(call_edge[f]);
+    e.test_edge[f] = test_share / static_cast<double>(covering ? covering : 1);
+    e.call_edge[f] = share / static_cast<double>(e.calls[f] ? e.calls[f] : 1);
+    if (covering) check_weight(e.test_edge[f]);
+    if (e.calls[f]) check_weight(e.call_edge[f]);
   }
   // The function out-weights are sums of up to `tests` terms each: split over the functions.
   run_parts(parallel, [&](unsigned part, unsigned parts) {
     const auto [first, last] = part_of(n, part, parts);
     for (std::size_t f = first; f < last; ++f) {
       double w = 0;
-      for (std::uint64_t k = 0; k < out.covering[f]; ++k) w += test_edge[f];
-      for (std::uint64_t k = 0; k < calls[f]; ++k) w += call_edge[f];
-      out_weight[f] = w;
+      for (std::uint64_t k = 0; k < in.covering[f]; ++k) w += e.test_edge[f];
+      for (std::uint64_t k = 0; k < e.calls[f]; ++k) w += e.call_edge[f];
+      e.out_weight[f] = w;
     }
   });
   for (std::size_t i = 0; i < m; ++i) {
     double w = 0;
-    for (std::uint64_t k = 0; k < functions_of[i]; ++k) w += 1.0;
-    out_weight[n + i] = w;
+    for (std::uint64_t k = 0; k < in.functions_of[i]; ++k) w += 1.0;
+    e.out_weight[n + i] = w;
   }
-  // Function f's callers-and-callees as page_rank() pushes them: sources in order, each
-  // source's callees then callers (a function both calls and is called by f: twice).
-  std::vector<std::uint64_t> call_offsets(n + 1, 0);
-  std::vector<std::uint32_t> call_sources;
-  {
-    for (std::size_t f = 0; f < n; ++f) {
-      for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) ++call_offsets[g.callees[k] + 1];
-      for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) ++call_offsets[g.callers[k] + 1];
-    }
-    for (std::size_t f = 0; f < n; ++f) call_offsets[f + 1] += call_offsets[f];
-    call_sources.resize(call_offsets[n]);
-    std::vector<std::uint64_t> next(call_offsets.begin(), call_offsets.end() - 1);
-    for (std::size_t f = 0; f < n; ++f) {
-      for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) call_sources[next[g.callees[k]]++] = static_cast<std::uint32_t>(f);
-      for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) call_sources[next[g.callers[k]]++] = static_cast<std::uint32_t>(f);
-    }
-  }
+  return e;
+}
 
-  // page_rank()'s teleport: the side's weights on the test nodes, normalized.
-  Eigen::VectorXd teleport = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(nodes));
-  for (std::size_t i = 0; i < m; ++i) teleport[static_cast<Eigen::Index>(n + i)] = side_weight[side_tests[i]];
+// Function f's callers-and-callees as page_rank() pushes them: sources in order, each
+// source's callees then callers (a function both calls and is called by f: twice).
+struct CallSources {
+  std::vector<std::uint64_t> offsets;  // per target function, into sources
+  std::vector<std::uint32_t> sources;
+};
+
+CallSources call_sources(const FunctionGraph& g) {
+  const std::size_t n = g.size();
+  CallSources c;
+  c.offsets.assign(n + 1, 0);
+  for (std::size_t f = 0; f < n; ++f) {
+    for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) ++c.offsets[g.callees[k] + 1];
+    for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) ++c.offsets[g.callers[k] + 1];
+  }
+  for (std::size_t f = 0; f < n; ++f) c.offsets[f + 1] += c.offsets[f];
+  c.sources.resize(c.offsets[n]);
+  std::vector<std::uint64_t> next(c.offsets.begin(), c.offsets.end() - 1);
+  for (std::size_t f = 0; f < n; ++f) {
+    for (auto k = g.callee_offsets[f]; k < g.callee_offsets[f + 1]; ++k) c.sources[next[g.callees[k]]++] = static_cast<std::uint32_t>(f);
+    for (auto k = g.caller_offsets[f]; k < g.caller_offsets[f + 1]; ++k) c.sources[next[g.callers[k]]++] = static_cast<std::uint32_t>(f);
+  }
+  return c;
+}
+
+// page_rank()'s teleport: the side's weights on the test nodes, normalized.
+Eigen::VectorXd teleport_of(const Side& side, const std::vector<double>& side_weight, std::size_t n) {
+  const std::size_t m = side.tests.size();
+  Eigen::VectorXd teleport = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n + m));
+  for (std::size_t i = 0; i < m; ++i) teleport[static_cast<Eigen::Index>(n + i)] = side_weight[side.tests[i]];
   const double total = teleport.sum();
-  teleport = Eigen::VectorXd(teleport / total);
+  return Eigen::VectorXd(teleport / total);
+}
 
+// page_rank()'s power iteration over the walk, from `teleport`.
+Eigen::VectorXd iterate(const Side& side, const Incidence& in, const EdgeWeights& e, const CallSources& c,
+                        const Eigen::VectorXd& teleport, double damping, std::size_t tests, bool parallel) {
+  const std::size_t n = in.covering.size(), m = side.tests.size(), nodes = n + m;
   Eigen::VectorXd rank = teleport, next(static_cast<Eigen::Index>(nodes));
   std::vector<double> from_function(n), from_test(tests, 0);  // share x edge weight of each source
   std::vector<double> call_push(n);
@@ -271,24 +311,24 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
   for (unsigned it = 0; it < iteration.max_iterations; ++it) {
     double dangling = 0;
     for (std::size_t v = 0; v < nodes; ++v) {
-      const bool has_edges = v < n ? out.covering[v] + calls[v] > 0 : functions_of[v - n] > 0;
+      const bool has_edges = v < n ? in.covering[v] + e.calls[v] > 0 : in.functions_of[v - n] > 0;
       if (!has_edges) {
         dangling += rank[static_cast<Eigen::Index>(v)];
         continue;
       }
-      const double share = rank[static_cast<Eigen::Index>(v)] / out_weight[v];
+      const double share = rank[static_cast<Eigen::Index>(v)] / e.out_weight[v];
       if (v < n) {
-        from_function[v] = share * test_edge[v];
-        call_push[v] = share * call_edge[v];
+        from_function[v] = share * e.test_edge[v];
+        call_push[v] = share * e.call_edge[v];
       } else {
-        from_test[side_tests[v - n]] = share * 1.0;
+        from_test[side.tests[v - n]] = share * 1.0;
       }
     }
     next.setZero();
     // Function targets get their call edges first (function sources precede test sources
     // in page_rank()'s node order), then the tests' pushes, test by test.
     for (std::size_t f = 0; f < n; ++f)
-      for (auto k = call_offsets[f]; k < call_offsets[f + 1]; ++k) next[static_cast<Eigen::Index>(f)] += call_push[call_sources[k]];
+      for (auto k = c.offsets[f]; k < c.offsets[f + 1]; ++k) next[static_cast<Eigen::Index>(f)] += call_push[c.sources[k]];
     // Test targets get the functions' pushes, function by function (by raw test id here).
     std::vector<double> to_test(tests, 0);
     // Each thread owns half of the functions and half of the tests as targets; targets
@@ -296,30 +336,50 @@ PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weigh
     // source passes over them (sources still in order for each target).
     run_parts(parallel, [&](unsigned part, unsigned parts) {
       const auto [f_first, f_last] = part_of(n, part, parts);
-      for (std::size_t lo = f_first; lo < f_last; lo += by_test.block()) {
-        const std::size_t hi = std::min(f_last, lo + by_test.block());
+      for (std::size_t lo = f_first; lo < f_last; lo += in.by_test.block()) {
+        const std::size_t hi = std::min(f_last, lo + in.by_test.block());
         for (std::size_t i = 0; i < m; ++i) {
-          const double push = from_test[side_tests[i]];
-          by_test.push(i, lo, hi, nullptr, push, next.data());
+          const double push = from_test[side.tests[i]];
+          in.by_test.push(i, lo, hi, nullptr, push, next.data());
         }
       }
       const auto [t_first, t_last] = part_of(tests, part, parts);
-      for (std::size_t lo = t_first; lo < t_last; lo += by_function.block()) {
-        const std::size_t hi = std::min(t_last, lo + by_function.block());
+      for (std::size_t lo = t_first; lo < t_last; lo += in.by_function.block()) {
+        const std::size_t hi = std::min(t_last, lo + in.by_function.block());
         for (std::size_t f = 0; f < n; ++f) {
-          if (out.covering[f] == 0) continue;
+          if (in.covering[f] == 0) continue;
           const double push = from_function[f];
-          by_function.push(f, lo, hi, side.data(), push, to_test.data());
+          in.by_function.push(f, lo, hi, side.bits.data(), push, to_test.data());
         }
       }
     });
-    for (std::size_t i = 0; i < m; ++i) next[static_cast<Eigen::Index>(n + i)] = to_test[side_tests[i]];
+    for (std::size_t i = 0; i < m; ++i) next[static_cast<Eigen::Index>(n + i)] = to_test[side.tests[i]];
     next = damping * (next + dangling * teleport) + (1.0 - damping) * teleport;
     const double change = (next - rank).lpNorm<1>();
     rank.swap(next);
     if (change < iteration.tolerance) break;
   }
-  out.rank = std::move(rank);
+  return rank;
+}
+
+}  // namespace
+
+void use_vector_push(bool on) { vector_push = on; }
+
+PrflWalk prfl_walk(const FunctionGraph& g, const std::vector<double>& side_weight, double damping, double call_share) {
+  const std::size_t tests = side_weight.size();
+  const Side side = side_of(side_weight);
+  // Setting up reads the 79M pairs of the benchmark spectrum three times: on two threads
+  // when the coverage is that large (each owning functions, or tests, as below).
+  const bool parallel =
+      g.functions.spectrum.coverage().nnz() >= (std::size_t{1} << 20) && std::thread::hardware_concurrency() >= 2;
+  Incidence in = incidence(g, side, tests, parallel);
+  const EdgeWeights weights = edge_weights(g, in, call_share, parallel);
+  const CallSources calls = call_sources(g);
+  const Eigen::VectorXd teleport = teleport_of(side, side_weight, g.size());
+  PrflWalk out;
+  out.rank = iterate(side, in, weights, calls, teleport, damping, tests, parallel);
+  out.covering = std::move(in.covering);
   return out;
 }
 
