@@ -32,7 +32,7 @@ TEST(UsageErrors, ParserErrorsAreOneLineWithThePrefix) {
 
 TEST(UsageErrors, UnknownCommandIsNamedWithTheCommands) {
   expect_one_line_usage_error("nosuchcmd", "unknown command 'nosuchcmd'");
-  expect_one_line_usage_error("nosuchcmd --help", "the commands are rank, formulas, convert, collect");
+  expect_one_line_usage_error("nosuchcmd --help", "the commands are collect, instrument, config, callgraph, rank");
 }
 
 TEST(UsageErrors, NegativeCountsAreRefused) {

@@ -53,20 +53,26 @@ int main(int argc, char** argv) {
       "dlfl"};
   app.set_version_flag("--version", std::string("dlfl 0.1.0"));
   app.require_subcommand(1);
+  // `dlfl --help` lists the commands in two groups, each in the order of a session: those
+  // that localize faults (coverage in, ranking out), then those that evaluate and
+  // benchmark localization (ground truth, bug sets, seeded faults).
+  dlfl::cli::add_collect_command(app);
+  dlfl::cli::add_instrument_command(app);
+  dlfl::cli::add_config_command(app);
+  dlfl::cli::add_callgraph_command(app);
   dlfl::cli::add_rank_command(app);
   dlfl::cli::add_formulas_command(app);
   dlfl::cli::add_convert_command(app);
-  dlfl::cli::add_collect_command(app);
-  dlfl::cli::add_instrument_command(app);
-  dlfl::cli::add_callgraph_command(app);
-  dlfl::cli::add_mutate_command(app);
-  dlfl::cli::add_config_command(app);
+  dlfl::cli::add_merge_command(app);
+  for (CLI::App* sub : app.get_subcommands({})) sub->group("Localize");
   dlfl::cli::add_eval_command(app);
   dlfl::cli::add_compare_command(app);
-  dlfl::cli::add_bugset_command(app);
   dlfl::cli::add_bench_command(app);
+  dlfl::cli::add_mutate_command(app);
   dlfl::cli::add_versions_command(app);
-  dlfl::cli::add_merge_command(app);
+  dlfl::cli::add_bugset_command(app);
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_group() != "Localize") sub->group("Evaluate and benchmark");
   refuse_negative_unsigned(app);
   const auto commands = app.get_subcommands([](CLI::App*) { return true; });
   if (argc > 1 && argv[1][0] != '-' &&
