@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The layering check (scripts/check-layers.sh) on fake trees: clean ones pass, and an
+# include from a lower layer into a higher one, or a folder it does not know, fails it
+# with the file, line and layers named. Usage: check_layers_test.sh CHECK_LAYERS_SH
+set -uo pipefail
+check=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# tree NAME: a small tree whose layers include what they may.
+tree() {
+  local t=$tmp/$1
+  mkdir -p "$t"/include/dlfl/{io,eval,bench} "$t"/lib/{core,io,eval,graph}
+  printf '#include <vector>\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/io/reader.h"
+  printf '#include "dlfl/io/reader.h"\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/eval/metrics.h"
+  printf '#include "dlfl/eval/metrics.h"\n#include "dlfl/io/reader.h"\n' > "$t/include/dlfl/bench/run.h"
+  printf '#include "local.h"\n' > "$t/lib/core/spectrum.cpp"
+  printf '#include "../core/popcnt.h"\n#include "dlfl/io/reader.h"\n' > "$t/lib/graph/walk.cpp"
+  echo "$t"
+}
+
+# expect NAME STATUS [TEXT]: the check of tree NAME exits STATUS and prints TEXT.
+expect() {
+  local out status
+  out=$("$check" "$tmp/$1" 2>&1)
+  status=$?
+  if [[ $status -ne $2 ]]; then
+    echo "FAIL $1: exit $status, expected $2; output: $out"
+    failures=$((failures + 1))
+  elif [[ $# -ge 3 && $out != *"$3"* ]]; then
+    echo "FAIL $1: output lacks '$3': $out"
+    failures=$((failures + 1))
+  else
+    echo "ok $1"
+  fi
+}
+
+tree clean > /dev/null
+expect clean 0
+
+t=$(tree upward)
+printf '#include <string>\n#include "dlfl/eval/metrics.h"\n' > "$t/include/dlfl/io/reader.h"
+expect upward 1 "include/dlfl/io/reader.h:2: io includes dlfl/eval/metrics.h (layer eval)"
+
+t=$(tree core_up)
+printf '#include "dlfl/bench/run.h"\n' > "$t/include/dlfl/spectrum.h"
+expect core_up 1 "include/dlfl/spectrum.h:1: core includes dlfl/bench/run.h (layer bench)"
+
+t=$(tree sibling)
+printf '#include "dlfl/graph/walk.h"\n' > "$t/lib/eval/metrics.cpp"
+expect sibling 1 "lib/eval/metrics.cpp:1: eval includes dlfl/graph/walk.h (layer graph)"
+
+t=$(tree relative)
+printf '#include "../bench/steps.h"\n' > "$t/lib/io/native.cpp"
+expect relative 1 "lib/io/native.cpp:1: io includes ../bench/steps.h (layer bench)"
+
+t=$(tree unknown)
+mkdir -p "$t/lib/newthing"
+expect unknown 1 "lib/newthing/: a layer scripts/check-layers.sh does not know"
+
+exit $((failures > 0))
