@@ -210,8 +210,9 @@ class HtmlRankingWriter final : public RankingWriter {
     const Counts& counts = required_counts(options, spectrum, "html");
     // Elements as [file, first line, last line, function, ef, ep, kind]; names by index.
     std::vector<std::string> files, functions;
-    std::unordered_map<std::string_view, std::size_t> file_ids, function_ids;
-    auto id_of = [](std::unordered_map<std::string_view, std::size_t>& ids, std::vector<std::string>& names,
+    // Keyed by copies: report_path() and element_name() return temporaries.
+    std::unordered_map<std::string, std::size_t> file_ids, function_ids;
+    auto id_of = [](std::unordered_map<std::string, std::size_t>& ids, std::vector<std::string>& names,
                     std::string_view name) {
       const auto [it, added] = ids.emplace(name, names.size());
       if (added) names.emplace_back(name);

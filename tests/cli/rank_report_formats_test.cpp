@@ -71,6 +71,29 @@ TEST(RankReportFormats, SarifOfTheTensorliteDemoIsValid) {
   EXPECT_GT(per_rule[0], 100u);
 }
 
+// The page names each file once, and each element its own file, with or without
+// --source-root (whose paths are made afresh for every element).
+TEST(RankReportFormats, HtmlNamesEachFileOnce) {
+  for (const std::string root : {"", " --source-root /nonexistent"}) {
+    const RunResult r = run_dlfl("rank " + kExample + " --format html" + root);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string start = "id=\"dlfl-data\">";
+    const auto at = r.out.find(start);
+    ASSERT_NE(at, std::string::npos);
+    const auto end = r.out.find("</script>", at);
+    const auto data = nlohmann::json::parse(r.out.substr(at + start.size(), end - at - start.size()));
+    const std::vector<std::string> files = data.at("files");
+    EXPECT_EQ(files, (std::vector<std::string>{"src/tensor.cpp", "src/ops/softmax.cpp", "src/ops/loss.cpp",
+                                               "src/ops/matmul.cpp"}))
+        << root;
+    for (const auto& e : data.at("elements")) {
+      if (e.at(2).get<int>() == 24) {
+        EXPECT_EQ(files.at(e.at(0).get<std::size_t>()), "src/ops/softmax.cpp") << root;
+      }
+    }
+  }
+}
+
 TEST(RankReportFormats, MinScoreAndTopCutTheResults) {
   const RunResult r = run_dlfl("rank " + kExample + " --format sarif --min-score 0.6");
   ASSERT_EQ(r.exit_code, 0) << r.err;
