@@ -43,7 +43,9 @@ struct InstrumentOptions {
   bool headers = true;
   // Text looked for in paths relative to root, e.g. "tests/" or "third_party/".
   std::vector<std::string> exclude;
-  // Copy every other file under root as well, so out_dir builds exactly like root.
+  // Copy every other file under root as well, so out_dir builds like a clean checkout of
+  // root: build outputs (build trees, setuptools build/ and *.egg-info, objects, shared
+  // libraries, *.pyc) are never copied.
   bool copy_tree = true;
   ProbeGranularity granularity = ProbeGranularity::statement;
   // Clang errors in a translation unit fail the run unless this is set (the unit is then
