@@ -79,6 +79,9 @@ int dlfl_rt_end_test(int outcome);
  * (0 = unknown). The largest count wins; a count larger than the first one after the
  * file exists is refused with a message (those probes are then not recorded). */
 void dlfl_rt_register_probes(uint64_t probe_count, uint64_t map_id);
+/* The same for an instrumented file of the image holding `anchor` (an object of that
+ * file, see probe.h): the image is remembered for dlfl_rt_image(). */
+void dlfl_rt_register_file(uint64_t probe_count, uint64_t map_id, const void* anchor);
 
 /* A callback that ORs a device-side map into `map` (`count` bytes) and clears the device
  * copy; the CUDA shim (cuda_probe.h) registers one per CUDA translation unit. Called at
@@ -97,6 +100,13 @@ uint64_t dlfl_rt_probe_count(void);
 const char* dlfl_rt_file_path(void);
 /* The map probes currently write into (the running test's live map, else the outside map). */
 unsigned char* dlfl_rt_current_map(void);
+/* The `index`-th image (program, shared library, Python extension module) whose
+ * instrumented code registered probes, in the order they did, as the dynamic loader names
+ * it (the program: /proc/self/exe), with the map id it registered in *map_id (when not
+ * null); NULL past the last. Language bindings record where the instrumented code was
+ * loaded from: its probe map lies in the instrumented tree it was built in, and an
+ * extension module that is not among these was built without probes. */
+const char* dlfl_rt_image(uint32_t index, uint64_t* map_id);
 
 #ifdef __cplusplus
 }

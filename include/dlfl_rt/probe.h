@@ -41,10 +41,13 @@ extern dlfl_rt_cell* __dlfl_map;
 #endif
 
 #if !defined(__CUDA_ARCH__)
+/* The anchor's address tells the runtime which image (program, library, extension module)
+ * the unit was linked into (dlfl_rt_image). */
+static const char dlfl_rt_image_anchor = 0;
 /* Priority 101 runs before the default-priority C++ initialisers of the same image, so the
  * runtime knows the probe count before any instrumented code of this image can run. */
 __attribute__((constructor(101))) static void dlfl_rt_register_translation_unit(void) {
-  dlfl_rt_register_probes((uint64_t)(DLFL_RT_PROBE_COUNT), (uint64_t)(DLFL_RT_MAP_ID));
+  dlfl_rt_register_file((uint64_t)(DLFL_RT_PROBE_COUNT), (uint64_t)(DLFL_RT_MAP_ID), &dlfl_rt_image_anchor);
 }
 #endif
 

@@ -44,4 +44,12 @@ fs::path find_probe_map(const fs::path& binary) {
   }
 }
 
+fs::path find_probe_map_of_run(const std::vector<fs::path>& images, const std::vector<fs::path>& directories) {
+  for (const auto& image : images)
+    if (fs::path found = find_probe_map(image); !found.empty()) return found;
+  for (const auto& dir : directories)
+    if (const fs::path here = dir / instrument::kProbeMapFileName; !dir.empty() && is_file(here)) return here;
+  return {};
+}
+
 }  // namespace dlfl::collect

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "dlfl/collect/probe_map_lookup.h"
 #include "dlfl/collect/python_functions.h"
 #include "dlfl/error.h"
 #include "dlfl/io/coverage_py_json.h"
@@ -89,6 +90,31 @@ std::string function_name(const io::CoveragePyFile& file, std::uint32_t line, co
   return std::string(python_function_at(cached->second, line));
 }
 
+// Where the probe map of a pytest run is when none is given (see PytestRunOptions).
+fs::path run_probe_map(const io::PytestRunReport* report, const fs::path& report_path) {
+  std::vector<fs::path> images, dirs;
+  if (report)
+    for (const auto& image : report->native.images) images.emplace_back(image.path);
+  if (!report_path.empty()) dirs.push_back(report_path.parent_path());
+  if (report && !report->root.empty()) dirs.push_back(report->root);
+  return find_probe_map_of_run(images, dirs);
+}
+
+// The gaps the plugin's record of the run shows (see collect_pytest_run).
+void native_warnings(const io::PytestRunReport& report, bool python, std::vector<std::string>& warnings) {
+  for (const auto& path : report.native.uninstrumented)
+    warnings.push_back("the tests loaded " + path +
+                       ", which has no dlfl probes: an old plain build was imported instead of the instrumented one? "
+                       "rebuild it (python -m dlfl_pytest.build) and check which copy Python imports (PYTHONPATH, "
+                       "an in-place build, an installed package); its C++ lines are not in the spectrum");
+  if (!python) return;
+  for (const auto& source : report.coverage_sources)
+    if (source.files == 0)
+      warnings.push_back("--dlfl-cov " + source.source +
+                         ": coverage.py measured none of its files: the tests never imported it from there (check the "
+                         "package name or directory, and that Python imports that copy, not an installed one)");
+}
+
 }  // namespace
 
 PytestRunOptions pytest_run_directory(const fs::path& dir) {
@@ -115,7 +141,27 @@ PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
   if (coverage_json.empty() && report && !report->coverage_json.empty())
     coverage_json = o.report.parent_path() / report->coverage_json;
   if (!o.python) coverage_json.clear();
-  const bool cpp = !o.runtime.snapshots.empty();
+  const bool cpp = o.cpp && !o.runtime.snapshots.empty();
+  SnapshotCollectOptions runtime = o.runtime;
+  if (o.cpp) {
+    if (report) native_warnings(*report, o.python, result.warnings);
+    if (runtime.probe_map.empty()) runtime.probe_map = run_probe_map(report ? &*report : nullptr, o.report);
+    if (cpp && runtime.probe_map.empty())
+      throw Error(o.runtime.snapshots.front().string(), 0,
+                  "found no probe map beside the instrumented libraries the run loaded, in " +
+                      o.report.parent_path().string() +
+                      " or where the tests ran: give --probe-map MAP, the dlfl-probes.map of the instrumented "
+                      "extension's tree (or --leave-out c++)");
+    if (!cpp && !runtime.probe_map.empty())
+      result.warnings.push_back(
+          "no instrumented code ran in the pytest run (no runtime snapshot beside " + o.report.string() +
+          "), so " + runtime.probe_map.string() + " is not used" +
+          (report && report->native.known && !report->native.runtime
+               ? ": the plugin loaded no libdlfl_rt (--dlfl-rt-lib SO, $DLFL_RT_LIB or dlfl on PATH)"
+               : ": check that the tests import the extension built from the instrumented tree "
+                 "(python -m dlfl_pytest.build)"));
+    result.probe_map = cpp ? runtime.probe_map : fs::path();
+  }
   if (coverage_json.empty() && !cpp)
     throw Error((o.report.empty() ? std::string("the pytest run") : o.report.string()) +
                 ": no coverage to join: no coverage.py report (--dlfl-cov PKG when running pytest, or "
@@ -139,7 +185,7 @@ PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
 
   SpectrumBuilder builder;
   if (cpp) {
-    RuntimeCollectResult native = collect_from_snapshots(o.runtime);
+    RuntimeCollectResult native = collect_from_snapshots(runtime);
     const Spectrum& s = native.spectrum;
     result.warnings.insert(result.warnings.end(), native.warnings.begin(), native.warnings.end());
     result.stats.snapshots = native.stats.processes;

@@ -163,7 +163,7 @@ void ProbeElements::elements_of(std::span<const std::uint32_t> probes, std::vect
 
 RuntimeSpectrumBuilder::RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,
                                                const std::optional<PathFilterOptions>& paths)
-    : elements_(map, absolute_paths, paths) {
+    : elements_(map, absolute_paths, paths), probe_count_(map.probe_count) {
   elements_.add_to(builder_);
 }
 
@@ -202,6 +202,17 @@ void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
   flush_staged({});
   std::vector<std::string> failing_without, passing_without;
   for (auto& u : without_) (u.failed ? failing_without : passing_without).push_back(std::move(u.name));
+  const std::size_t uncovered = failing_without.size() + passing_without.size();
+  // No test reached a probe: the program that ran is not the instrumented build (a plain
+  // library found first on the library or Python path), or the tests never call into it.
+  if (stats_.tests > 0 && without_.size() == stats_.tests) {
+    result.warnings.push_back("no test reached any of the " + std::to_string(probe_count_) +
+                              " probes of the probe map (or every line they reach is filtered out): check that the "
+                              "tests run the build of the instrumented tree, not a plain build found first on the "
+                              "library or Python path, and that they call into the instrumented code");
+    failing_without.clear();
+    passing_without.clear();
+  }
   // Usually a test of code outside the instrumented (or kept) files; a failing one then
   // cannot be localized.
   if (!failing_without.empty())
@@ -218,7 +229,7 @@ void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
   s.crashed = stats_.crashed;
   s.timed_out = stats_.timed_out;
   s.skipped = stats_.skipped;
-  s.no_coverage = failing_without.size() + passing_without.size();
+  s.no_coverage = uncovered;
   s.elements = result.spectrum.element_count();
 }
 

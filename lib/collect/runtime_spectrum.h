@@ -95,7 +95,8 @@ class RuntimeSpectrumBuilder {
   // Moves the spectrum into `result` (origin: the probe map's id and the root its element
   // files are named relative to) and sets its stats' tests, failing, crashed,
   // timed_out, skipped, no_coverage and elements; appends a warning listing the failing
-  // and one listing the passing tests that cover no element. The builder is spent.
+  // and one listing the passing tests that cover no element, or, when no test covers
+  // one, a single warning that the instrumented code did not run. The builder is spent.
   void finish(RuntimeCollectResult& result);
 
  private:
@@ -110,6 +111,7 @@ class RuntimeSpectrumBuilder {
   std::vector<Uncovered> without_;  // tests that cover no element (so far: see staging)
   std::vector<std::uint32_t> scratch_;  // the elements of the test being added
   std::optional<std::size_t> staged_first_;  // the first test added since start_staging()
+  std::uint32_t probe_count_ = 0;            // of the probe map
 };
 
 }  // namespace dlfl::collect

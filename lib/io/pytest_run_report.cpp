@@ -2,6 +2,7 @@
 #include "dlfl/io/pytest_run_report.h"
 
 #include <algorithm>
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "dlfl/error.h"
@@ -96,6 +97,29 @@ PytestRunReport report_of(const json& doc, const std::string& source) {
         functions.push_back({f[0].get<std::uint32_t>(), f[1].get<std::uint32_t>(), f[2].get<std::string>()});
       }
     }
+  if (const auto it = doc.find("cov_sources"); it != doc.end())
+    for (const auto& c : *it) {
+      if (!c.is_object()) throw Error(source, 0, "cov_sources: " + c.dump() + " is not an object");
+      r.coverage_sources.push_back(
+          {member(c, "source", json::value_t::string, source, "cov_sources").get<std::string>(),
+           member(c, "files", json::value_t::number_unsigned, source, "cov_sources").get<std::uint32_t>()});
+    }
+  if (const auto it = doc.find("native"); it != doc.end()) {
+    if (!it->is_object()) throw Error(source, 0, "\"native\" is not an object");
+    r.native.known = true;
+    r.native.runtime = member(*it, "runtime", json::value_t::boolean, source, "native").get<bool>();
+    for (const auto& image : member(*it, "images", json::value_t::array, source, "native")) {
+      if (!image.is_object()) throw Error(source, 0, "native: " + image.dump() + " is not an object");
+      const std::string id = member(image, "map_id", json::value_t::string, source, "an image").get<std::string>();
+      std::uint64_t map_id = 0;
+      const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), map_id, 16);
+      if (ec != std::errc() || end != id.data() + id.size())
+        throw Error(source, 0, "native: map id '" + id + "' is not hexadecimal");
+      r.native.images.push_back({member(image, "path", json::value_t::string, source, "an image").get<std::string>(), map_id});
+    }
+    r.native.uninstrumented =
+        strings(member(*it, "uninstrumented_extensions", json::value_t::array, source, "native"), source, "native");
+  }
   return r;
 }
 

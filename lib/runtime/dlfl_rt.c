@@ -12,6 +12,7 @@
  * pointer writes into the outside or the live map, never out of bounds.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -44,6 +45,10 @@
 #define LIVE_HEADER_OFFSET 2048u
 #define PAGE UINT64_C(4096)
 #define STAGE_BYTES 65536u
+/* Images (the program, shared libraries, Python extension modules) told apart in
+ * dlfl_rt_image(): more register probes only in unusual programs. */
+#define MAX_IMAGES 64
+#define IMAGE_PATH_BYTES 1024
 
 _Static_assert(sizeof(dlfl_rt_cell) == 1, "a probe map is an array of bytes");
 _Static_assert(LIVE_HEADER_OFFSET + DLFL_RT_SLOT_HEADER_SIZE + DLFL_RT_NAME_CAPACITY <= DLFL_RT_HEADER_SIZE,
@@ -80,6 +85,12 @@ static struct {
   unsigned char stage[STAGE_BYTES];
   uint32_t staged;
   uint64_t write_at;
+  struct {
+    const void* base; /* dli_fbase: tells images apart without comparing paths */
+    uint64_t map_id;
+    char path[IMAGE_PATH_BYTES];
+  } images[MAX_IMAGES];
+  uint32_t image_count;
 } rt = {.fd = -1};
 
 static void say(const char* format, ...) {
@@ -489,9 +500,49 @@ int dlfl_rt_end_test(int outcome) {
   return result;
 }
 
+/* Remembers the image holding `code` (a registering unit's constructor) for
+ * dlfl_rt_image(). dladdr is in glibc's libc since 2.34 (libdl before). */
+static void note_image_locked(const void* code, uint64_t map_id) {
+  Dl_info info;
+  if (!dladdr(code, &info)) return;
+  for (uint32_t i = 0; i < rt.image_count; ++i)
+    if (rt.images[i].base == info.dli_fbase) return;
+  if (rt.image_count == MAX_IMAGES) return;
+  char* path = rt.images[rt.image_count].path;
+  if (info.dli_fname && info.dli_fname[0] == '/') {
+    snprintf(path, IMAGE_PATH_BYTES, "%s", info.dli_fname);
+  } else {
+    /* The program itself: the loader knows it by argv[0] only. */
+    const ssize_t n = readlink("/proc/self/exe", path, IMAGE_PATH_BYTES - 1);
+    if (n <= 0) return;
+    path[n] = '\0';
+  }
+  rt.images[rt.image_count].base = info.dli_fbase;
+  rt.images[rt.image_count].map_id = map_id;
+  ++rt.image_count;
+}
+
+static void register_locked(uint64_t probe_count, uint64_t map_id);
+
+void dlfl_rt_register_file(uint64_t probe_count, uint64_t map_id, const void* anchor) {
+  lock();
+  boot();
+  note_image_locked(anchor, map_id);
+  register_locked(probe_count, map_id);
+  unlock();
+}
+
+/* Units built with an older probe.h: the caller is the unit's constructor, unless the
+ * compiler made the call a tail call (then the image found is the loader's). */
 void dlfl_rt_register_probes(uint64_t probe_count, uint64_t map_id) {
   lock();
   boot();
+  note_image_locked(__builtin_return_address(0), map_id);
+  register_locked(probe_count, map_id);
+  unlock();
+}
+
+static void register_locked(uint64_t probe_count, uint64_t map_id) {
   if (map_id && rt.map_id && map_id != rt.map_id) {
     static int told;
     if (!told++)
@@ -517,7 +568,6 @@ void dlfl_rt_register_probes(uint64_t probe_count, uint64_t map_id) {
   /* A whole-process test starts as soon as the probes are known: static initialisation
    * belongs to it too. */
   if (!rt.header && !rt.file_failed && env_test()) open_file();
-  unlock();
 }
 
 int dlfl_rt_register_flush(dlfl_rt_flush_fn fn) {
@@ -535,6 +585,14 @@ int dlfl_rt_register_flush(dlfl_rt_flush_fn fn) {
 }
 
 uint64_t dlfl_rt_probe_count(void) { return rt.probe_count; }
+
+const char* dlfl_rt_image(uint32_t index, uint64_t* map_id) {
+  lock();
+  const char* path = index < rt.image_count ? rt.images[index].path : NULL;
+  if (path && map_id) *map_id = rt.images[index].map_id;
+  unlock();
+  return path;
+}
 
 const char* dlfl_rt_file_path(void) { return rt.header ? rt.path : ""; }
 

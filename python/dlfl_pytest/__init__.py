@@ -21,12 +21,14 @@ python/README.md). For every test it
 Works under pytest-xdist: each worker writes its own runtime snapshot and coverage data,
 the controller merges. Then:
 
-    dlfl collect --pytest-run DIR [--probe-map instr/dlfl-probes.map] -o sfl.dlfl
+    dlfl collect --pytest-run DIR -o sfl.dlfl   # the probe map is found from the loaded extensions
 """
 import ast
 import ctypes
 import enum
 import hashlib
+import importlib.machinery
+import importlib.util
 import json
 import os
 import re
@@ -247,6 +249,23 @@ class Runtime:
         self.lib.dlfl_rt_end_test.restype = ctypes.c_int
         self.lib.dlfl_rt_probe_count.restype = ctypes.c_uint64
         self.lib.dlfl_rt_file_path.restype = ctypes.c_char_p
+        self.images_known = hasattr(self.lib, "dlfl_rt_image")  # a runtime older than the call has none
+        if self.images_known:
+            self.lib.dlfl_rt_image.argtypes = [ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
+            self.lib.dlfl_rt_image.restype = ctypes.c_char_p
+
+    def images(self):
+        """[{"path", "map_id"}] of the images (extension modules, libraries) whose
+        instrumented code registered probes with this runtime."""
+        out = []
+        map_id = ctypes.c_uint64()
+        while self.images_known:
+            path = self.lib.dlfl_rt_image(len(out), ctypes.byref(map_id))
+            if path is None:
+                break
+            out.append({"path": os.path.realpath(path.decode("utf-8", "surrogateescape")),
+                        "map_id": "%016x" % map_id.value})
+        return out
 
     def drop_if_unused(self):
         """Removes the snapshot when no instrumented code registered a probe (pure Python
@@ -298,7 +317,7 @@ class DlflPlugin:
             os.makedirs(out, exist_ok=True)
             # Data of an earlier run in the same directory would be merged into this one.
             for name in os.listdir(out):
-                if name.startswith(("rt-", ".coverage")) or name in (REPORT_NAME, COVERAGE_JSON_NAME):
+                if name.startswith(("rt-", ".coverage", "native-")) or name in (REPORT_NAME, COVERAGE_JSON_NAME):
                     os.remove(os.path.join(out, name))
         if self.controller:
             return  # the workers run the tests
@@ -391,6 +410,9 @@ class DlflPlugin:
             self.coverage.save()
         if self.runtime:
             self.runtime.drop_if_unused()
+        if not self.controller:
+            write_atomically(os.path.join(self.out, "native-%s.json" % (self.worker or "main")),
+                             json.dumps(native_libraries(self.runtime, str(self.config.rootpath))) + "\n")
         if self.worker is None:
             self.write_outputs()
 
@@ -399,6 +421,7 @@ class DlflPlugin:
         if self.config.getoption("dlfl_cov"):
             measured = self.write_coverage_json() or {}
         tests = [{"name": name, "runs": t["runs"], "extrinsic": t["extrinsic"]} for name, t in self.tests.items()]
+        native = merge_native(self.out)
         # Only when it covered a line (or failed): a pseudo-test that covers nothing would
         # still count as one more passing test for every element.
         if self.collection_failed or any(COLLECTION_TEST in names for contexts in measured.values()
@@ -414,6 +437,12 @@ class DlflPlugin:
             "coverage_json": COVERAGE_JSON_NAME if measured else None,
             "tests": tests,
             "functions": {path: function_table(os.path.join(os.getcwd(), path)) for path in sorted(measured or {})},
+            # What dlfl collect checks for silent gaps: a --dlfl-cov source of which no file
+            # ran, extension modules of the project loaded without probes (a stale build),
+            # and where the instrumented ones are (their probe map is found from there).
+            "cov_sources": [{"source": src, "files": count_measured(src, measured or {})}
+                            for src in self.config.getoption("dlfl_cov")],
+            "native": native,
         }
         write_atomically(os.path.join(self.out, REPORT_NAME), json.dumps(report, indent=1) + "\n")
 
@@ -436,6 +465,58 @@ class DlflPlugin:
         os.replace(tmp, target)
         with open(target) as f:
             return {name: entry.get("contexts", {}) for name, entry in json.load(f).get("files", {}).items()}
+
+
+def native_libraries(runtime, rootdir):
+    """What this process loaded: whether the runtime was loaded, the images that registered
+    probes with it, and the extension modules under the project's root directory that did
+    not (with an instrumented build installed, such a module is an old plain build that
+    Python imported instead)."""
+    images = runtime.images() if runtime else []
+    instrumented = {image["path"] for image in images}
+    root = os.path.realpath(rootdir) + os.sep
+    plain = set()
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and path.endswith(suffixes):
+            real = os.path.realpath(path)
+            if real.startswith(root) and real not in instrumented:
+                plain.add(real)
+    return {"runtime": runtime is not None, "images": images, "uninstrumented_extensions": sorted(plain)}
+
+
+def merge_native(out):
+    """The native-*.json of every process (one per xdist worker) as one record."""
+    merged = {"runtime": False, "images": [], "uninstrumented_extensions": []}
+    for name in sorted(os.listdir(out)):
+        if not (name.startswith("native-") and name.endswith(".json")):
+            continue
+        with open(os.path.join(out, name)) as f:
+            part = json.load(f)
+        merged["runtime"] = merged["runtime"] or part["runtime"]
+        merged["images"] += [i for i in part["images"] if i not in merged["images"]]
+        merged["uninstrumented_extensions"] = sorted(set(merged["uninstrumented_extensions"]) |
+                                                     set(part["uninstrumented_extensions"]))
+    return merged
+
+
+def count_measured(source, measured):
+    """How many measured files belong to a --dlfl-cov source: a directory, else a package
+    (its directory found without importing it), else any file whose path names it."""
+    dirs = [os.path.realpath(source)] if os.path.isdir(source) else []
+    if not dirs:
+        try:
+            spec = importlib.util.find_spec(source)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None:
+            dirs = [os.path.realpath(d) for d in (spec.submodule_search_locations or [])]
+            if spec.origin and not dirs:
+                return sum(os.path.realpath(f) == os.path.realpath(spec.origin) for f in measured)
+    if dirs:
+        return sum(any(os.path.realpath(f).startswith(d + os.sep) for d in dirs) for f in measured)
+    return sum(source.replace(".", os.sep) in f for f in measured)
 
 
 def write_atomically(path, text):

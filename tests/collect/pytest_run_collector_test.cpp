@@ -18,7 +18,7 @@ using testing::TempDir;
 // s (skipped every run); pkg/ops.py with a function table for ops.py only.
 struct PytestRun {
   TempDir dir;
-  explicit PytestRun(bool with_table = true) {
+  explicit PytestRun(bool with_table = true, const std::string& more = "") {
     std::filesystem::create_directories(dir / "src" / "pkg");
     testing::write_text(dir / "src" / "pkg" / "ops.py",
                         "import os\n\ndef scale(x):\n    return x * 2\n\nclass Op:\n    def run(self, x):\n"
@@ -35,7 +35,7 @@ struct PytestRun {
       {"name": "t.py::c[float32]", "runs": ["failed", "failed", "failed", "failed"], "extrinsic": ["dtype=float32", "MODE=fast"]},
       {"name": "t.py::s", "runs": ["skipped", "skipped", "skipped", "skipped"], "extrinsic": []}])";
     if (with_table) report += R"(, "functions": {"pkg/ops.py": [[3, 4, "scale"], [7, 10, "Op.run"]]})";
-    testing::write_text(dir / "out" / "pytest-run.json", report + "}");
+    testing::write_text(dir / "out" / "pytest-run.json", report + more + "}");
   }
 };
 
@@ -110,6 +110,44 @@ TEST(PytestRunCollector, CoverageWithoutOutcomesOrNoCoverageIsAnError) {
   o.python = false;
   EXPECT_THROW(collect_pytest_run(o), Error);
   EXPECT_THROW(pytest_run_directory(run.dir / "src"), Error);
+}
+
+bool has_warning(const PytestRunResult& r, std::string_view text) {
+  for (const auto& w : r.warnings)
+    if (w.find(text) != std::string::npos) return true;
+  return false;
+}
+
+// Silent gaps are warnings that say what to check: a stale plain extension module loaded,
+// a probe map of an instrumented build none of whose code ran, a --dlfl-cov source never
+// imported.
+TEST(PytestRunCollector, WarnsAboutAStaleBuildAndASourceNeverImported) {
+  TempDir other;
+  const std::string stale = (other / "src/pkg/_C.so").string();
+  PytestRun run(true, R"(, "cov_sources": [{"source": "pkg", "files": 1}, {"source": "pkgx", "files": 0}],
+    "native": {"runtime": true, "images": [], "uninstrumented_extensions": [")" + stale + R"("]})");
+  testing::write_text(run.dir / "src" / "dlfl-probes.map", "dlfl-probe-map\t1\n");  // an in-place build's map
+  const PytestRunResult r = collect_pytest_run(pytest_run_directory(run.dir / "out"));
+  EXPECT_TRUE(has_warning(r, "the tests loaded " + stale + ", which has no dlfl probes")) << r.warnings.size();
+  EXPECT_TRUE(has_warning(r, "--dlfl-cov pkgx: coverage.py measured none of its files"));
+  EXPECT_FALSE(has_warning(r, "--dlfl-cov pkg:"));
+  EXPECT_TRUE(has_warning(r, "no instrumented code ran in the pytest run"));
+  EXPECT_TRUE(has_warning(r, (run.dir / "src" / "dlfl-probes.map").string() + " is not used"));
+  EXPECT_TRUE(r.probe_map.empty());
+
+  // Leaving the C++ side out says nothing about it.
+  PytestRunOptions o = pytest_run_directory(run.dir / "out");
+  o.cpp = false;
+  const PytestRunResult python_only = collect_pytest_run(o);
+  EXPECT_FALSE(has_warning(python_only, "no dlfl probes"));
+  EXPECT_FALSE(has_warning(python_only, "no instrumented code ran"));
+}
+
+TEST(PytestRunCollector, ARunWithoutTheRuntimeSaysSo) {
+  PytestRun run(true, R"(, "native": {"runtime": false, "images": [], "uninstrumented_extensions": []})");
+  testing::write_text(run.dir / "out" / "dlfl-probes.map", "dlfl-probe-map\t1\n");
+  const PytestRunResult r = collect_pytest_run(pytest_run_directory(run.dir / "out"));
+  EXPECT_TRUE(has_warning(r, "the plugin loaded no libdlfl_rt")) << (r.warnings.empty() ? "" : r.warnings.front());
 }
 
 }  // namespace

@@ -9,8 +9,10 @@ build in it (build/ and an in-place .so, as a developer's checkout has), then
 1. `python -m dlfl_pytest.build PROJECT --inplace` (docs/pytorch-extension.md): the
    instrumented tree holds none of the old build outputs, and the installed module links
    libdlfl_rt;
-2. pytest -p dlfl_pytest; `dlfl collect --pytest-run RUN` and `dlfl rank`: the faulty
-   C++ line is first.
+2. pytest -p dlfl_pytest; `dlfl collect --pytest-run RUN` (the probe map found from the
+   loaded extension, no --probe-map) and `dlfl rank`: the faulty C++ line is first;
+3. the stale build: the old plain .so put back, the same run makes `dlfl collect` warn
+   that the tests loaded an extension without probes.
 Exits 77 (a CTest skip) with the reason when pybind11's or Python's headers, setuptools,
 pytest, coverage.py or `dlfl instrument` are missing.
 """
@@ -123,16 +125,29 @@ def main():
         if new_bytes == old_bytes or b"dlfl_rt" not in new_bytes:
             fail("the in-place module %s was not replaced by one linked with libdlfl_rt" % old_module)
 
-        # 2. The run, collected and ranked.
+        # 2. The run, collected without --probe-map, ranked.
         out = os.path.join(tmp, "run")
         run_tests(project, args.rt_lib, out)
         spectrum = os.path.join(tmp, "sfl.dlfl")
-        run([args.dlfl, "collect", "--pytest-run", out, "--probe-map", probe_map, "-o", spectrum])
+        r = run([args.dlfl, "collect", "--pytest-run", out, "-o", spectrum])
+        # --inplace copies the map beside setup.py, above the installed module.
+        installed_map = os.path.join(project, "dlfl-probes.map")
+        if "probe map: " + installed_map not in r.stderr or "warning" in r.stderr:
+            fail("dlfl collect did not find %s by itself, or warned:\n%s" % (installed_map, r.stderr))
         rows = list(csv.DictReader(io.StringIO(run([args.dlfl, "rank", spectrum, "--format", "csv"]).stdout)))
         faulty = [row for row in rows if row["file"].endswith("seeded/native.cpp") and row["line"] == str(line)]
         if not faulty or float(faulty[0]["rank"]) != 1:
             fail("seeded/native.cpp:%d is not first: %s" % (line, rows[:5]))
         print("faulty line seeded/native.cpp:%d ranked %s of %d elements" % (line, faulty[0]["rank"], len(rows)))
+
+        # 3. A stale build: the plain module back in place.
+        with open(old_module, "wb") as f:
+            f.write(old_bytes)
+        run_tests(project, args.rt_lib, out)
+        r = run([args.dlfl, "collect", "--pytest-run", out, "-o", spectrum], expect=None)
+        if "dlfl: warning:" not in r.stderr or "no dlfl probes" not in r.stderr or old_module not in r.stderr:
+            fail("no warning about the stale module %s:\n%s" % (old_module, r.stderr))
+        print("stale build warned: " + next(w for w in r.stderr.splitlines() if "no dlfl probes" in w))
     print("pyext check ok")
     return 0
 

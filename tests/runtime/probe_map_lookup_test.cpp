@@ -9,6 +9,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using dlfl::collect::find_probe_map;
+using dlfl::collect::find_probe_map_of_run;
 using dlfl::testing::TempDir;
 using dlfl::testing::write_text;
 
@@ -46,6 +47,23 @@ TEST(ProbeMapLookup, ReturnsEmptyWhenThereIsNone) {
   write_text(dir / "build/t", "binary");
   fs::create_directories(dir / "build/dlfl-probes.map");  // a directory is not a map
   EXPECT_EQ(find_probe_map(dir / "build/t"), fs::path());
+}
+
+// A pytest run: from the instrumented extension modules it loaded (built inside the
+// instrumented tree by dlfl_pytest.build), else in the directories given, in order.
+TEST(ProbeMapLookup, OfARunFromItsImagesThenItsDirectories) {
+  TempDir dir("probe-map-lookup");
+  write_text(dir / "work/tree/dlfl-probes.map", "map");
+  write_text(dir / "work/tree/build/lib/pkg/_C.so", "module");
+  write_text(dir / "run/dlfl-probes.map", "beside the run");
+  write_text(dir / "project/dlfl-probes.map", "in-place build");
+  write_text(dir / "plain/_C.so", "module");
+  EXPECT_EQ(find_probe_map_of_run({dir / "plain/_C.so", dir / "work/tree/build/lib/pkg/_C.so"},
+                                  {dir / "run", dir / "project"}),
+            dir / "work/tree/dlfl-probes.map");
+  EXPECT_EQ(find_probe_map_of_run({dir / "plain/_C.so"}, {dir / "run", dir / "project"}), dir / "run/dlfl-probes.map");
+  EXPECT_EQ(find_probe_map_of_run({}, {dir / "nowhere", dir / "project"}), dir / "project/dlfl-probes.map");
+  EXPECT_EQ(find_probe_map_of_run({}, {dir / "nowhere"}), fs::path());
 }
 
 }  // namespace

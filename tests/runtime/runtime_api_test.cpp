@@ -436,3 +436,18 @@ TEST_F(WholeProcess, DeviceMapsAreFlushedIntoTheTest) {
 }
 
 }  // namespace
+
+namespace {
+
+// The images whose instrumented code registered probes: this test program (its probe.h
+// constructor registered before main), by its real path, with the map id it registered.
+TEST(RuntimeImages, NameTheProgramThatRegisteredProbes) {
+  std::uint64_t map_id = 0;
+  const char* path = dlfl_rt_image(0, &map_id);
+  ASSERT_NE(path, nullptr);
+  EXPECT_EQ(fs::path(path), fs::read_symlink("/proc/self/exe"));
+  EXPECT_EQ(map_id, 0x1234u);
+  EXPECT_EQ(dlfl_rt_image(1, nullptr), nullptr);
+}
+
+}  // namespace

@@ -323,6 +323,29 @@ TEST_F(RuntimeCollector, PathFilterKeepsTheLinesOfTheKeptFilesOnly) {
   EXPECT_THROW(collect::collect_with_runtime(o), Error);
 }
 
+// No test reaching any probe is one warning that says what to check (a plain build run
+// instead of the instrumented one), not a list of every test.
+TEST_F(RuntimeCollector, NoTestReachingAProbeIsOneWarning) {
+  instrument::ProbeMap map;
+  map.root = dir_.string();
+  map.probe_count = 16;
+  map.files = {"src/a.cpp", "tests/t.cpp"};
+  map.functions = {"f"};
+  for (std::uint32_t i = 0; i < 16; ++i) map.sites.push_back({i, i / 8, 10 + i, 1, 0, instrument::ProbeSpace::host});
+  instrument::write_probe_map(map, dir_ / "two.map");
+  auto o = options();
+  o.probe_map = dir_ / "two.map";
+  o.filter = "Fixture.Pass3:Fixture.Pass4";  // they reach tests/t.cpp only
+  o.include_outside_tests = false;
+  o.paths = collect::PathFilterOptions{};
+  o.paths->excludes = {"tests/*"};
+  const auto result = collect::collect_with_runtime(o);
+  EXPECT_EQ(result.stats.no_coverage, 2u);
+  ASSERT_EQ(result.warnings.size(), 1u);
+  EXPECT_EQ(result.warnings.front().rfind("no test reached any of the 16 probes of the probe map", 0), 0u)
+      << result.warnings.front();
+}
+
 TEST_F(RuntimeCollector, ReportsBadInputs) {
   auto o = options();
   o.filter = "Nothing.*";

@@ -369,20 +369,20 @@ void run_pytest_collect(const CollectCliOptions& o, const std::function<bool(con
   for (const auto& s : o.snapshots) r.runtime.snapshots.emplace_back(s);
   for (const auto& what : o.leave_out) {
     if (what == "python") r.python = false;
-    else if (what == "c++") r.runtime.snapshots.clear();
+    else if (what == "c++") r.cpp = false;
     else r.extrinsic = false;
   }
-  if (!r.runtime.snapshots.empty()) {
-    if (o.probe_map.empty())
-      throw Error("the run has runtime snapshots (" + r.runtime.snapshots.front().string() +
-                  "): give --probe-map MAP, the dlfl-probes.map of the instrumented extension's tree (or --leave-out c++)");
-    r.runtime.probe_map = o.probe_map;
-  }
+  if (r.report.empty() && !r.runtime.snapshots.empty() && o.probe_map.empty())
+    throw Error("the run has runtime snapshots (" + r.runtime.snapshots.front().string() +
+                "): give --probe-map MAP, the dlfl-probes.map of the instrumented extension's tree (or --leave-out c++)");
+  r.runtime.probe_map = o.probe_map;
   const auto& c = o.collect;
   if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.runtime.paths = c.paths;
   r.python_root = c.paths.source_root;
   r.python_excludes = c.paths.excludes;
   const collect::PytestRunResult result = collect::collect_pytest_run(r);
+  if (o.probe_map.empty() && !result.probe_map.empty() && !o.quiet)
+    std::cerr << "dlfl: probe map: " << result.probe_map.string() << '\n';
   for (const auto& w : result.warnings) warn(w);
   const auto& s = result.stats;
   std::string how = "pytest run: " + std::to_string(s.cpp_elements) + " c++, " + std::to_string(s.python_elements) +

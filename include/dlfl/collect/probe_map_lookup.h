@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <vector>
 
 namespace dlfl::collect {
 
@@ -17,5 +18,12 @@ namespace dlfl::collect {
 // caches (they are passed over). The binary's snapshot records its probe map's id, so
 // the collector still rejects a map found this way that belongs to another tree.
 std::filesystem::path find_probe_map(const std::filesystem::path& binary);
+
+// The probe map of a run dlfl did not start (pytest): found from each instrumented image
+// the run loaded (find_probe_map: `dlfl_pytest.build` builds inside the instrumented
+// tree), else `dlfl-probes.map` in one of `directories` (the run's output directory, the
+// directory the tests ran in). Empty when none is found.
+std::filesystem::path find_probe_map_of_run(const std::vector<std::filesystem::path>& images,
+                                            const std::vector<std::filesystem::path>& directories);
 
 }  // namespace dlfl::collect

@@ -28,8 +28,12 @@ struct PytestRunOptions {
   std::filesystem::path report;         // dlfl_pytest's pytest-run.json; empty = none
   std::filesystem::path coverage_json;  // coverage.py report; empty = the report's (if it names one)
   bool python = true;                   // false: leave the Python lines out (a C++-only spectrum)
-  // runtime.snapshots empty = no C++ lines; else runtime.probe_map is required.
+  // runtime.snapshots empty = no C++ lines. runtime.probe_map empty = found from the
+  // instrumented images the report names, else in the report's directory or the directory
+  // the tests ran in (find_probe_map_of_run); none found is an error when there are
+  // snapshots.
   SnapshotCollectOptions runtime;
+  bool cpp = true;  // false: leave the C++ lines out (and say nothing about missing ones)
   // Python files: named relative to this directory when set (files outside it are left
   // out), else as coverage.py names them; `python_excludes` globs match that name.
   std::filesystem::path python_root;
@@ -50,8 +54,13 @@ struct PytestRunResult {
   PytestRunStats stats;
   std::vector<std::string> flaky;     // "NODE_ID k/N" of each flaky test
   std::vector<std::string> warnings;  // one line each
+  std::filesystem::path probe_map;    // the probe map used (given or found); empty when none
 };
 
+// Warns about silent gaps, each in a line that says what to check: an extension module of
+// the project loaded without probes (a stale plain build imported instead of the
+// instrumented one), a probe map but no instrumented code that ran, a probe map none of
+// whose probes a test reached, a --dlfl-cov source none of whose files ran.
 // Throws dlfl::Error (one line, naming the file) for unreadable or malformed inputs, no
 // coverage source at all, coverage without any outcome source (coverage.py contexts alone
 // say nothing about outcomes), or a run with no test.

@@ -22,12 +22,32 @@ struct PythonFunction {
   std::string name;                             // qualified: `Class.method`, `f.<locals>.g`
 };
 
+// What the pytest processes loaded (absent from reports of older plugins: known = false).
+struct PytestNativeLibraries {
+  bool known = false;
+  bool runtime = false;  // libdlfl_rt was loaded
+  struct Image {
+    std::string path;         // an instrumented image that registered probes
+    std::uint64_t map_id = 0;  // the map id it registered
+  };
+  std::vector<Image> images;
+  std::vector<std::string> uninstrumented;  // extension modules of the project without probes
+};
+
+// A --dlfl-cov source and how many measured files belong to it (0: never imported).
+struct PytestCoverageSource {
+  std::string source;
+  std::uint32_t files = 0;
+};
+
 struct PytestRunReport {
   std::filesystem::path root;  // the directory pytest ran in (coverage.py's paths are relative to it)
   std::uint32_t repeat = 1;
   std::string coverage_json;   // file name of the coverage.py report beside it; "" when none was written
   std::vector<PytestRunTest> tests;  // in the order they finished
   std::map<std::string, std::vector<PythonFunction>> functions;  // by coverage.py's file name
+  std::vector<PytestCoverageSource> coverage_sources;
+  PytestNativeLibraries native;
 };
 
 // Throws dlfl::Error "SOURCE[:LINE]: ..." for text that is not JSON or not a dlfl-pytest-run
