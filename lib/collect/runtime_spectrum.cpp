@@ -163,7 +163,9 @@ void ProbeElements::elements_of(std::span<const std::uint32_t> probes, std::vect
 
 RuntimeSpectrumBuilder::RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,
                                                const std::optional<PathFilterOptions>& paths)
-    : elements_(map, absolute_paths, paths), probe_count_(map.probe_count) {
+    : elements_(map, absolute_paths, paths), has_site_(map.probe_count, false), siteless_reached_(map.probe_count, false) {
+  for (const auto& s : map.sites) has_site_[s.probe] = true;
+  probe_count_ = static_cast<std::uint32_t>(std::count(has_site_.begin(), has_site_.end(), true));
   elements_.add_to(builder_);
 }
 
@@ -174,6 +176,8 @@ void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
   }
   std::vector<std::uint32_t>& elements = scratch_;  // reused: no allocation per test
   elements.clear();
+  for (const std::uint32_t p : rec.probes)
+    if (p < has_site_.size() && !has_site_[p]) siteless_reached_[p] = true;
   elements_.elements_of(rec.probes, elements);
   if (rec.test.failed()) ++stats_.failing;
   if (rec.test.status == TestStatus::crashed) ++stats_.crashed;
@@ -203,6 +207,11 @@ void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
   std::vector<std::string> failing_without, passing_without;
   for (auto& u : without_) (u.failed ? failing_without : passing_without).push_back(std::move(u.name));
   const std::size_t uncovered = failing_without.size() + passing_without.size();
+  if (const auto siteless = std::count(siteless_reached_.begin(), siteless_reached_.end(), true))
+    result.warnings.push_back(std::to_string(siteless) +
+                              " probe(s) reached that no line of the probe map stands for: the program was built from "
+                              "an earlier instrumentation of the tree (`dlfl instrument` gave the files edited since "
+                              "new probe ids); rebuild it from the instrumented tree");
   // No test reached a probe: the program that ran is not the instrumented build (a plain
   // library found first on the library or Python path), or the tests never call into it.
   if (stats_.tests > 0 && without_.size() == stats_.tests) {

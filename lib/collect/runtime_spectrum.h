@@ -96,7 +96,9 @@ class RuntimeSpectrumBuilder {
   // files are named relative to) and sets its stats' tests, failing, crashed,
   // timed_out, skipped, no_coverage and elements; appends a warning listing the failing
   // and one listing the passing tests that cover no element, or, when no test covers
-  // one, a single warning that the instrumented code did not run. The builder is spent.
+  // one, a single warning that the instrumented code did not run; and one when tests
+  // reached probes no line stands for (ids an instrumentation after an edit retired: the
+  // program is older than the map). The builder is spent.
   void finish(RuntimeCollectResult& result);
 
  private:
@@ -111,7 +113,9 @@ class RuntimeSpectrumBuilder {
   std::vector<Uncovered> without_;  // tests that cover no element (so far: see staging)
   std::vector<std::uint32_t> scratch_;  // the elements of the test being added
   std::optional<std::size_t> staged_first_;  // the first test added since start_staging()
-  std::uint32_t probe_count_ = 0;            // of the probe map
+  std::uint32_t probe_count_ = 0;            // probes of the map that a line stands for
+  std::vector<bool> has_site_;               // per probe id of the map: a line stands for it
+  std::vector<bool> siteless_reached_;       // per probe id: reached, though no line stands for it
 };
 
 }  // namespace dlfl::collect

@@ -8,6 +8,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -107,9 +108,11 @@ bool is_build_output_file(const std::string& name) {
 
 // Copies root into out_dir, skipping build outputs (trees and files, above), hidden
 // entries, out_dir itself and the files that were rewritten, so out_dir configures and
-// builds like a clean checkout of root.
+// builds like a clean checkout of root. A copy newer than its original is left alone (its
+// modification time too, so a build of out_dir stays incremental), except the `stale`
+// ones: files an earlier run rewrote.
 void copy_tree(const fs::path& root, const fs::path& out_dir, const fs::path& build_dir,
-               const std::set<fs::path>& rewritten) {
+               const std::set<fs::path>& rewritten, const std::set<fs::path>& stale) {
   auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied);
   for (; it != fs::recursive_directory_iterator(); ++it) {
     const fs::path& p = it->path();
@@ -128,7 +131,8 @@ void copy_tree(const fs::path& root, const fs::path& out_dir, const fs::path& bu
       fs::remove(target);
       fs::copy_symlink(p, target);
     } else if (it->is_regular_file()) {
-      fs::copy_file(p, target, fs::copy_options::overwrite_existing);
+      fs::copy_file(p, target, stale.count(target) ? fs::copy_options::overwrite_existing
+                                                   : fs::copy_options::update_existing);
     }
   }
 }
@@ -263,18 +267,37 @@ InstrumentResult instrument(const InstrumentOptions& o) {
   }
   fs::create_directories(out_dir);
   graph::write_call_graph(calls, result.call_graph);
-  const ProbeMap map = detail::build_probe_map(plans, root);
-  result.rewritten = detail::write_instrumented_tree(plans, map, root, out_dir);
+  // The map of an earlier run into out_dir: unchanged files keep their ids and text, so
+  // instrumenting after an edit rewrites the edited files only (rewrite.h).
+  std::optional<ProbeMap> previous;
+  if (std::error_code ec; fs::is_regular_file(out_dir / kProbeMapFileName, ec)) {
+    try {
+      previous = read_probe_map(out_dir / kProbeMapFileName);
+      if (previous->root != root.string()) previous.reset();
+    } catch (const Error& e) {
+      log(std::string("not reusing the ids of the earlier probe map: ") + e.what());
+    }
+  }
+  const detail::AssignedIds ids = detail::build_probe_map(plans, root, previous ? &*previous : nullptr);
+  result.rewritten = detail::write_instrumented_tree(plans, ids, root, out_dir);
   result.probe_map = out_dir / kProbeMapFileName;
-  result.probes = map.probe_count;
+  result.probes = ids.probes;
   result.translation_units = static_cast<std::uint32_t>(sources.size());
   result.skipped_functions = plans.skipped_functions;
+  result.kept_files = ids.kept_files;
   if (o.copy_tree) {
     const std::set<fs::path> rewritten(result.rewritten.begin(), result.rewritten.end());
-    copy_tree(root, out_dir, build_dir, rewritten);
+    // A file an earlier run rewrote that has no probes now gets its original back.
+    std::set<fs::path> stale;
+    if (previous)
+      for (const auto& f : previous->files)
+        if (const fs::path target = out_dir / f; !fs::path(f).is_absolute() && !rewritten.count(target))
+          stale.insert(target);
+    copy_tree(root, out_dir, build_dir, rewritten, stale);
   }
   log("wrote " + std::to_string(result.rewritten.size()) + " files with " + std::to_string(result.probes) +
-      " probes and " + result.probe_map.string());
+      " probes and " + result.probe_map.string() +
+      (ids.kept_files ? " (" + std::to_string(ids.kept_files) + " files unchanged since the last run)" : ""));
   return result;
 }
 

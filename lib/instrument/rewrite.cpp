@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <set>
+#include <tuple>
 #include <sstream>
 #include <string_view>
 
@@ -48,28 +51,123 @@ std::string read_file(const std::filesystem::path& path) {
 
 }  // namespace
 
-ProbeMap build_probe_map(const PlanSet& plans, const std::filesystem::path& root) {
-  ProbeMap map;
+namespace {
+
+// A file's probes as (id relative to the file's first, line, column, function, space),
+// sorted: equal signatures stand for the same sites.
+using Signature = std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string, ProbeSpace>>;
+
+std::vector<LineColumn> distinct_lines(std::vector<LineColumn> lines) {
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end(), [](auto a, auto b) { return a.line == b.line; }), lines.end());
+  return lines;
+}
+
+Signature planned_signature(const std::map<std::uint32_t, PlannedProbe>& probes) {
+  Signature sig;
+  std::uint32_t local = 0;
+  for (const auto& [offset, probe] : probes) {
+    for (const auto& l : distinct_lines(probe.lines)) sig.emplace_back(local, l.line, l.column, probe.function, probe.space);
+    ++local;
+  }
+  std::sort(sig.begin(), sig.end());
+  return sig;
+}
+
+// The previous map's files: name -> (first id, probe count, signature). A file whose ids
+// do not form one range (a map of another layout) is left out: it is never kept.
+struct PreviousFile {
+  std::uint32_t first = 0, count = 0;
+  Signature signature;
+};
+
+// Room for ids beyond `used`: the map's probe count, the same in every file's prologue
+// (the runtime sizes its maps at a unit's first registration, before the other units of
+// the program register). A quarter more, in pages, so that edits adding probes keep it
+// until the count has grown by that much; then every file is rewritten once.
+std::uint32_t capacity_for(std::uint32_t used) {
+  const std::uint64_t want = std::uint64_t{used} + used / 4 + 64;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>((want + 4095) / 4096 * 4096, UINT32_MAX));
+}
+
+std::map<std::string, PreviousFile> previous_files(const ProbeMap& previous) {
+  std::vector<std::uint32_t> first(previous.files.size(), UINT32_MAX), last(previous.files.size(), 0);
+  std::vector<std::set<std::uint32_t>> ids(previous.files.size());
+  for (const auto& s : previous.sites) {
+    first[s.file] = std::min(first[s.file], s.probe);
+    last[s.file] = std::max(last[s.file], s.probe);
+    ids[s.file].insert(s.probe);
+  }
+  std::map<std::string, PreviousFile> out;
+  for (std::size_t f = 0; f < previous.files.size(); ++f)
+    if (first[f] != UINT32_MAX && ids[f].size() == last[f] - first[f] + 1)
+      out[previous.files[f]] = {first[f], last[f] - first[f] + 1, {}};
+  for (const auto& s : previous.sites) {
+    const auto it = out.find(previous.files[s.file]);
+    if (it != out.end())
+      it->second.signature.emplace_back(s.probe - it->second.first, s.line, s.column, previous.functions[s.function],
+                                        s.space);
+  }
+  for (auto& [name, file] : out) std::sort(file.signature.begin(), file.signature.end());
+  return out;
+}
+
+}  // namespace
+
+AssignedIds build_probe_map(const PlanSet& plans, const std::filesystem::path& root, const ProbeMap* previous) {
+  AssignedIds out;
+  const auto& files = plans.files();
+  // First ids: kept from `previous` where a file's sites did not change, else fresh.
+  std::map<std::string, PreviousFile> before;
+  if (previous) before = previous_files(*previous);
+  std::vector<std::optional<std::uint32_t>> kept;
+  for (const auto& [file, probes] : files) {
+    const auto it = before.find(relative_to_root(file, root));
+    const bool same = it != before.end() && it->second.count == probes.size() &&
+                      it->second.signature == planned_signature(probes);
+    kept.push_back(same ? std::optional<std::uint32_t>(it->second.first) : std::nullopt);
+    out.kept_files += same;
+  }
+  // New ids go above every id of the previous map's sites.
+  std::uint32_t next = 0;
+  if (out.kept_files)
+    for (const auto& site : previous->sites) next = std::max(next, site.probe + 1);
+  std::size_t i = 0;
+  for (const auto& [file, probes] : files) {
+    if (kept[i]) {
+      out.first_id.push_back(*kept[i]);
+    } else {
+      out.first_id.push_back(next);
+      next += static_cast<std::uint32_t>(probes.size());
+    }
+    ++i;
+  }
+
+  ProbeMap& map = out.map;
   map.root = root.string();
   std::map<std::string, std::uint32_t> function_ids;
-  std::uint32_t id = 0;
-  for (const auto& [file, probes] : plans.files()) {
+  i = 0;
+  for (const auto& [file, probes] : files) {
     const auto file_index = static_cast<std::uint32_t>(map.files.size());
     map.files.push_back(relative_to_root(file, root));
+    std::uint32_t id = out.first_id[i++];
     for (const auto& [offset, probe] : probes) {
       auto [it, inserted] = function_ids.try_emplace(probe.function, static_cast<std::uint32_t>(map.functions.size()));
       if (inserted) map.functions.push_back(probe.function);
-      std::vector<LineColumn> lines = probe.lines;
-      std::sort(lines.begin(), lines.end());
-      lines.erase(std::unique(lines.begin(), lines.end(), [](auto a, auto b) { return a.line == b.line; }),
-                  lines.end());
-      for (const auto& l : lines) map.sites.push_back({id, file_index, l.line, l.column, it->second, probe.space});
+      for (const auto& l : distinct_lines(probe.lines))
+        map.sites.push_back({id, file_index, l.line, l.column, it->second, probe.space});
       ++id;
     }
   }
-  map.probe_count = id;
-  map.id = map.compute_id();
-  return map;
+  std::sort(map.sites.begin(), map.sites.end(), [](const ProbeSite& a, const ProbeSite& b) {
+    return std::tie(a.probe, a.file, a.line) < std::tie(b.probe, b.file, b.line);
+  });
+  out.probes = 0;
+  for (const auto& [file, probes] : files) out.probes += static_cast<std::uint32_t>(probes.size());
+  map.probe_count = out.kept_files && next <= previous->probe_count ? previous->probe_count : capacity_for(next);
+  // A new count is a new layout of the runtime's maps: a new id.
+  map.id = out.kept_files && map.probe_count == previous->probe_count ? previous->id : map.compute_id();
+  return out;
 }
 
 std::string rewrite_source(const std::string& original, const std::string& original_path,
@@ -117,26 +215,27 @@ std::string rewrite_source(const std::string& original, const std::string& origi
   return out;
 }
 
-std::vector<std::filesystem::path> write_instrumented_tree(const PlanSet& plans, const ProbeMap& map,
+std::vector<std::filesystem::path> write_instrumented_tree(const PlanSet& plans, const AssignedIds& ids,
                                                            const std::filesystem::path& root,
                                                            const std::filesystem::path& out_dir) {
   std::vector<std::filesystem::path> written;
-  std::uint32_t first_id = 0;
+  std::size_t i = 0;
   for (const auto& [file, probes] : plans.files()) {
     const std::filesystem::path relative = relative_to_root(file, root);
     // Never write outside out_dir: that could overwrite an original.
     if (relative.is_absolute()) throw Error(file, 0, "is outside the source root " + root.string());
     const std::filesystem::path target = out_dir / relative;
     std::filesystem::create_directories(target.parent_path());
-    const std::string text = rewrite_source(read_file(file), file, probes, first_id, map);
-    first_id += static_cast<std::uint32_t>(probes.size());
+    const std::string text = rewrite_source(read_file(file), file, probes, ids.first_id[i++], ids.map);
+    written.push_back(target);
+    std::error_code ec;
+    if (std::filesystem::file_size(target, ec) == text.size() && !ec && read_file(target) == text) continue;
     std::ofstream out(target, std::ios::binary | std::ios::trunc);
     out << text;
     out.flush();
     if (!out) throw Error(target.string(), 0, "cannot write the instrumented file");
-    written.push_back(target);
   }
-  write_probe_map(map, out_dir / kProbeMapFileName);
+  write_probe_map(ids.map, out_dir / kProbeMapFileName);
   return written;
 }
 

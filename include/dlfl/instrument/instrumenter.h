@@ -33,7 +33,10 @@ struct InstrumentOptions {
   // deepest directory holding every selected source.
   std::filesystem::path root;
   // Where the rewritten tree and the probe map go (created; must not be inside a source
-  // file's path). Files already there are overwritten.
+  // file's path). Files already there are overwritten where their text changes; with the
+  // probe map of an earlier run there, files whose probes did not change keep their ids
+  // and their text (byte for byte and modification time): after an edit only the edited
+  // files are rewritten and the build of out_dir stays incremental.
   std::filesystem::path out_dir;
   // Translation units to instrument (paths or suffixes like "src/softmax.cpp"); empty =
   // every entry of the compilation database under root.
@@ -72,6 +75,7 @@ struct InstrumentResult {
   std::uint32_t probes = 0;
   std::uint32_t translation_units = 0;
   std::uint32_t skipped_functions = 0;  // consteval, coroutines, bodies inside macros
+  std::size_t kept_files = 0;  // rewritten files unchanged since the earlier run into out_dir
 };
 
 // Throws dlfl::Error for a missing or unreadable compilation database, a source that is

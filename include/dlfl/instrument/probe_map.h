@@ -29,7 +29,9 @@ struct ProbeSite {
 struct ProbeMap {
   std::string root;                    // absolute source root the file paths are relative to
   std::uint64_t id = 0;                // hash of the sites; the runtime file records it
-  std::uint32_t probe_count = 0;       // probe ids are 0 .. probe_count-1
+  // Probe ids are 0 .. probe_count-1. `dlfl instrument` leaves room beyond the ids it
+  // uses (ids without a site: for later edits, or retired by them).
+  std::uint32_t probe_count = 0;
   std::vector<std::string> files;      // relative to root (absolute when outside it)
   std::vector<std::string> functions;  // qualified names, lambdas as `outer::lambda@LINE`
   std::vector<ProbeSite> sites;        // sorted by (probe, file, line)
