@@ -4,6 +4,7 @@
   realbugs_report.py ids LIST                  the bug ids of a list, one a line
   realbugs_report.py select LIST SOURCE OUT    SOURCE's entries for LIST's ids (a manifest)
   realbugs_report.py page OUT LISTS            OUT/results.md's text, on stdout
+  realbugs_report.py list OUT SIDE             the curated list of OUT's kept bugs of SIDE, on stdout
 
 A list (bugsets/*.jsonl) has the manifest's shape, one bug a line, without the bug
 reports' text, plus what the study found: failing_tests, recipe.
@@ -57,6 +58,14 @@ def select(list_path, source_path, out_path):
     os.replace(f.name, out_path)
 
 
+def latest_records(path):
+    """results.jsonl's records, one per bug: a later attempt supersedes an earlier one."""
+    records = {}
+    for r in read_jsonl(path) if os.path.exists(path) else []:
+        records[r["subject"] + "#" + r["fault"]] = r
+    return list(records.values())
+
+
 def read_csv(path):
     if not os.path.exists(path):
         return []
@@ -105,8 +114,7 @@ def page(out, lists):
     lines += ["Written by `scripts/realbugs.sh` (docs/realbugs.md says how to run it).", ""]
     sides = [s for s in ("dl", "traditional") if os.path.isdir(os.path.join(out, s))]
     for side in sides:
-        records = read_jsonl(os.path.join(out, side, "results.jsonl")) if os.path.exists(
-            os.path.join(out, side, "results.jsonl")) else []
+        records = latest_records(os.path.join(out, side, "results.jsonl"))
         listed = read_jsonl(os.path.join(lists, f"{side}.jsonl"))
         kept = [r for r in records if r.get("kept")]
         discarded = [r for r in records if not r.get("kept")]
@@ -119,6 +127,20 @@ def page(out, lists):
             for r in discarded:
                 reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
             lines.append("Discarded: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])) + ".")
+        expected = {row["id"]: row for row in listed if "failing_tests" in row}
+        if expected:
+            same, differ = 0, []
+            for r in kept:
+                bug = r["subject"] + "#" + r["fault"]
+                if bug in expected:
+                    e = expected[bug]
+                    if sorted(e["failing_tests"]) == sorted(r.get("failing_tests", [])) and \
+                            sorted(e.get("faulty", [])) == sorted(r.get("faulty", [])):
+                        same += 1
+                    else:
+                        differ.append(bug)
+            lines.append(f"{same} of {len(expected)} bugs the list records as reproduced were reproduced with the "
+                         f"same failing tests and faulty lines" + (f"; different: {', '.join(differ)}." if differ else "."))
         if kept:
             seconds = [r["seconds"] for r in kept if "seconds" in r]
             lines.append(f"Time per kept bug (build both versions, run the tests with gcov, rank): median "
@@ -131,7 +153,7 @@ def page(out, lists):
             lines += [f"Position of the first faulty {level}, average over ties (best-worst):", ""]
             lines.append("| bug | tests (failing) | " + " | ".join(present) + " |")
             lines.append("|---|---|" + "---:|" * len(present))
-            for r in sorted(kept, key=lambda r: r["fault"] if "fault" in r else r["subject"]):
+            for r in sorted(kept, key=lambda r: (r["subject"], int(r["fault"]) if r["fault"].isdigit() else 0, r["fault"])):
                 bug = r["subject"] + "#" + r["fault"]
                 cells = [position(rows, bug, t, level) for t in present]
                 lines.append(f"| {bug} | {r['tests']} ({r['failing']}) | " + " | ".join(cells) + " |")
@@ -157,6 +179,30 @@ def page(out, lists):
     return "\n".join(lines) + "\n"
 
 
+# What a list keeps of a manifest entry: enough to find, check out and judge the bug;
+# never a report's text (Denchmark carries no license) nor BugsC++'s patches (its
+# checkout has them).
+LIST_KEYS = ("id", "project", "number", "category", "languages", "fix_commit")
+FILE_KEYS = ("old_name", "new_name", "change_type", "deleted_lines", "added_lines")
+
+
+def curated_list(out, side):
+    manifest = {row["id"]: row for row in read_jsonl(os.path.join(out, side, "manifest.jsonl"))}
+    records = latest_records(os.path.join(out, side, "results.jsonl"))
+    lines = []
+    for r in records:
+        bug = r["subject"] + "#" + r["fault"]
+        if not r.get("kept") or bug not in manifest:
+            continue
+        entry = {k: manifest[bug][k] for k in LIST_KEYS if k in manifest[bug]}
+        entry["files"] = [{k: f[k] for k in FILE_KEYS if k in f} for f in manifest[bug].get("files", [])]
+        entry["failing_tests"] = r.get("failing_tests", [])
+        entry["faulty"] = r.get("faulty", [])
+        entry["recipe"] = r.get("recipe", "")
+        lines.append((bug, json.dumps(entry, sort_keys=True)))
+    return "".join(line + "\n" for _, line in sorted(lines))
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "ids":
         ids(argv[2])
@@ -164,8 +210,10 @@ def main(argv):
         select(argv[2], argv[3], argv[4])
     elif len(argv) == 4 and argv[1] == "page":
         sys.stdout.write(page(argv[2], argv[3]))
+    elif len(argv) == 4 and argv[1] == "list":
+        sys.stdout.write(curated_list(argv[2], argv[3]))
     else:
-        fail("usage: ids LIST | select LIST SOURCE OUT | page OUT LISTS")
+        fail("usage: ids LIST | select LIST SOURCE OUT | page OUT LISTS | list OUT SIDE")
 
 
 if __name__ == "__main__":
