@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& s : map.sites) rec.probes.push_back(s.probe);
     rec.probes.push_back(map.probe_count);
     builder.add(std::move(rec));
-    dlfl::collect::RuntimeCollectResult result;
+    dlfl::collect::CollectResult result;
     builder.finish(result);
     exercise_spectrum(result.spectrum);
   });

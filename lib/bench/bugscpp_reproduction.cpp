@@ -166,10 +166,9 @@ class Defect {
     std::string list;
     for (const auto k : cases) list += std::to_string(k) + "\n";
     write_text(dir_ / "cases.txt", list);
-    collect::CollectOptions o;
-    o.source = collect::TestSourceKind::command_template;
-    o.test_list = dir_ / "cases.txt";
-    o.command_template = "bash " + shell_quote((dir_ / "case.sh").string()) + " {}";
+    collect::CollectRequest o;
+    o.source = collect::CommandList{.test_list = dir_ / "cases.txt",
+                                    .command = "bash " + shell_quote((dir_ / "case.sh").string()) + " {}"};
     o.coverage = collect::CoverageKind::gcov;
     o.paths.source_root = tree_.source;
     o.jobs = 1;
@@ -177,9 +176,8 @@ class Defect {
     o.work_dir = dir_ / "scratch";
     fs::create_directories(o.work_dir);
     o.interrupt = cancel;
-    const auto quiet = collect::make_progress(collect::ProgressStyle::none, std::cerr);
     TreeSpectrum out;
-    out.spectrum = collect::collect(o, *quiet).spectrum;
+    out.spectrum = collect::collect(o).spectrum;
     for (const auto& test : out.spectrum.tests())
       if (test.failed()) out.failing.insert(test.name);
     return out;

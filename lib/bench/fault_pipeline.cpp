@@ -13,7 +13,6 @@
 #include "dlfl/bench/technique_results.h"
 #include "dlfl/bench/watchdog.h"
 #include "dlfl/collect/collector.h"
-#include "dlfl/collect/runtime_collector.h"
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
 #include "dlfl/eval/fault_matching.h"
@@ -165,35 +164,29 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
   const Subject& s = *c.subject;
   const std::filesystem::path binary = s.test_binary.empty() ? std::filesystem::path() : find_test_binary(tree.build, s.test_binary);
   TreeSpectrum out;
+  collect::CollectRequest o;
+  o.filter = c.test_filter;
+  o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(s.test_timeout);
+  o.interrupt = cancel;
   if (s.backend == Backend::runtime) {
-    collect::RuntimeCollectOptions o;
-    o.gtest_binary = binary;
+    o.source = collect::GtestBinary{.binary = binary, .cwd = tree.build};
+    o.coverage = collect::CoverageKind::runtime;
     o.probe_map = c.probe_map;
-    o.filter = c.test_filter;
-    o.cwd = tree.build;
-    o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(s.test_timeout);
     o.work_dir = tree.build.parent_path() / "snapshots";
-    std::filesystem::create_directories(o.work_dir);
-    o.interrupt = cancel;
-    out.spectrum = collect::collect_with_runtime(o).spectrum;
   } else {
-    collect::CollectOptions o;
     // No test binary (a reproduction recipe): the build's CTest tests.
-    o.source = s.test_binary.empty() ? collect::TestSourceKind::ctest : collect::TestSourceKind::gtest;
-    o.gtest_binary = binary;
-    o.ctest_dir = tree.build;
-    o.filter = c.test_filter;
+    if (s.test_binary.empty())
+      o.source = collect::CtestDirectory{tree.build};
+    else
+      o.source = collect::GtestBinary{.binary = binary};
     o.coverage = s.backend == Backend::gcov ? collect::CoverageKind::gcov : collect::CoverageKind::llvm;
     o.paths.source_root = tree.source;
     o.paths.excludes = {"tests/*"};
     o.jobs = c.test_jobs;
-    o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(s.test_timeout);
     o.work_dir = tree.build.parent_path() / "scratch";
-    std::filesystem::create_directories(o.work_dir);
-    o.interrupt = cancel;
-    const auto quiet = collect::make_progress(collect::ProgressStyle::none, std::cerr);
-    out.spectrum = collect::collect(o, *quiet).spectrum;
   }
+  std::filesystem::create_directories(o.work_dir);
+  out.spectrum = collect::collect(o).spectrum;
   for (const auto& test : out.spectrum.tests())
     if (test.failed()) out.failing.insert(test.name);
   return out;

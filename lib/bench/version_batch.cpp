@@ -178,12 +178,11 @@ FaultRecord run_version(const Shared& s, const WorkTree& tree, const Version& v,
   if (interrupted()) throw Error("interrupted");
   if (!built.ok) return discard(built.timed_out ? "timeout" : "build fails", failure_summary(built));
 
-  collect::CollectOptions c;
-  c.source = collect::TestSourceKind::command_template;
-  c.test_list = o.tests;
-  c.command_template = expand_command(o.command, command_vars(tree, s.context.test_jobs));
-  c.reference_command = s.reference_command;
-  c.reference_cache = o.out_dir / "reference-cache";
+  collect::CollectRequest c;
+  c.source = collect::CommandList{.test_list = o.tests,
+                                  .command = expand_command(o.command, command_vars(tree, s.context.test_jobs)),
+                                  .reference_command = s.reference_command,
+                                  .reference_cache = o.out_dir / "reference-cache"};
   c.coverage = collect::CoverageKind::gcov;
   c.paths.source_root = tree.source;
   c.paths.excludes = o.excludes;
@@ -196,13 +195,14 @@ FaultRecord run_version(const Shared& s, const WorkTree& tree, const Version& v,
     Watchdog watchdog(o.version_timeout, o.interrupt);
     c.interrupt = watchdog.flag();
     try {
-      const auto quiet = collect::make_progress(collect::ProgressStyle::none, std::cerr);
-      collected = collect::collect(c, *quiet);
+      collected = collect::collect(c);
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
       // The reference cache is the run's, not the version's: stop rather than store a
       // discard a rerun would never retry.
-      if (!e.file().empty() && e.file().starts_with(c.reference_cache.string())) throw;
+      if (const auto& cache = std::get<collect::CommandList>(c.source).reference_cache;
+          !e.file().empty() && e.file().starts_with(cache.string()))
+        throw;
       if (watchdog.expired())
         return discard("timeout", "the tests ran longer than " + std::to_string(o.version_timeout.count()) + " s");
       return discard("tests fail to run", e.what());

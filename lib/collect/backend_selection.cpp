@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "collectors.h"
 #include "dlfl/collect/binary_probe.h"
 #include "dlfl/error.h"
 
@@ -14,14 +15,14 @@ namespace dlfl::collect {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> test_executables(const CollectOptions& o, const std::vector<TestCommand>& tests) {
+std::vector<fs::path> test_executables(const CollectRequest& o, const std::vector<TestCommand>& tests) {
   std::vector<fs::path> paths;
-  if (o.source == TestSourceKind::gtest) paths.push_back(o.gtest_binary);
-  if (o.source == TestSourceKind::ctest) {
+  if (const auto* gtest = std::get_if<GtestBinary>(&o.source)) paths.push_back(gtest->binary);
+  if (const auto* ctest = std::get_if<CtestDirectory>(&o.source)) {
     std::set<std::string> seen;
     for (const auto& t : tests) {
       fs::path exe = t.argv.front();
-      if (exe.is_relative()) exe = (t.cwd.empty() ? o.ctest_dir : t.cwd) / exe;
+      if (exe.is_relative()) exe = (t.cwd.empty() ? ctest->dir : t.cwd) / exe;
       std::error_code ec;
       if (fs::is_regular_file(exe, ec) && seen.insert(exe.string()).second) paths.push_back(exe);
     }
@@ -36,7 +37,7 @@ struct Probed {
   BinaryInfo info;
 };
 
-std::vector<Probed> probe_candidates(const CollectOptions& o, const std::vector<TestCommand>& tests) {
+std::vector<Probed> probe_candidates(const CollectRequest& o, const std::vector<TestCommand>& tests) {
   const std::vector<fs::path> paths = test_executables(o, tests);
   std::vector<Probed> probed;
   for (const auto& p : paths) probed.push_back({p, probe_binary(p)});
@@ -56,16 +57,10 @@ fs::path first_gcno_under(const fs::path& dir) {
   return {};
 }
 
-std::string what_runs(const CollectOptions& o) {
-  switch (o.source) {
-    case TestSourceKind::gtest:
-      return o.gtest_binary.string();
-    case TestSourceKind::ctest:
-      return "the test executables of " + o.ctest_dir.string();
-    case TestSourceKind::command_template:
-      return "the --object binaries";
-  }
-  return {};
+std::string what_runs(const CollectRequest& o) {
+  if (const auto* gtest = std::get_if<GtestBinary>(&o.source)) return gtest->binary.string();
+  if (const auto* ctest = std::get_if<CtestDirectory>(&o.source)) return "the test executables of " + ctest->dir.string();
+  return "the --object binaries";
 }
 
 constexpr const char* kBuildHint =
@@ -87,13 +82,10 @@ std::string_view coverage_kind_name(CoverageKind kind) noexcept {
   return "?";
 }
 
-std::unique_ptr<CoverageBackend> select_backend(const CollectOptions& o, const std::vector<TestCommand>& tests,
+std::unique_ptr<CoverageBackend> select_backend(const CollectRequest& o, const std::vector<TestCommand>& tests,
                                                 std::vector<std::string>& notes) {
   if (o.coverage == CoverageKind::runtime) {
-    if (o.probe_map.empty()) throw Error("runtime coverage needs the probe map of the instrumented tree (--probe-map)");
-    std::optional<PathFilterOptions> paths;
-    if (!o.paths.source_root.empty() || !o.paths.excludes.empty()) paths = o.paths;
-    return make_runtime_backend(o.probe_map, paths);
+    return make_runtime_backend(runtime_probe_map(o), runtime_path_filter(o));
   }
   const std::vector<Probed> probed = probe_candidates(o, tests);
   bool any_llvm = false, any_gcov = false;
@@ -108,28 +100,30 @@ std::unique_ptr<CoverageBackend> select_backend(const CollectOptions& o, const s
       std::error_code ec;
       if (sample_gcno.empty() && fs::is_regular_file(gcno, ec)) sample_gcno = gcno;
     }
-  if (sample_gcno.empty() && o.source == TestSourceKind::ctest) sample_gcno = first_gcno_under(o.ctest_dir);
+  const auto* ctest = std::get_if<CtestDirectory>(&o.source);
+  const bool gtest = std::holds_alternative<GtestBinary>(o.source);
+  if (sample_gcno.empty() && ctest) sample_gcno = first_gcno_under(ctest->dir);
 
   CoverageKind kind = o.coverage;
   if (kind == CoverageKind::automatic) {
     if (any_llvm)
       kind = CoverageKind::llvm;
-    else if (any_gcov || (o.source == TestSourceKind::ctest && !sample_gcno.empty()))
+    else if (any_gcov || (ctest && !sample_gcno.empty()))
       kind = CoverageKind::gcov;
-    else if (o.source == TestSourceKind::command_template && o.objects.empty())
+    else if (std::holds_alternative<CommandList>(o.source) && o.objects.empty())
       throw Error("cannot tell how the --tests commands are instrumented: pass --coverage gcov, or --coverage llvm "
                   "with --object BINARY");
     else
       throw Error(fmt::format("{} {} not built with coverage instrumentation (no LLVM coverage mapping, no gcov "
                               "data paths{}): {}",
-                              what_runs(o), o.source == TestSourceKind::gtest ? "is" : "are",
-                              o.source == TestSourceKind::ctest ? ", no .gcno file under it" : "", kBuildHint));
+                              what_runs(o), gtest ? "is" : "are",
+                              ctest ? ", no .gcno file under it" : "", kBuildHint));
   }
 
   if (kind == CoverageKind::gcov) {
     // A binary the user named that holds no gcov data paths will write no .gcda.
     for (const auto& p : probed)
-      if (p.info.elf && p.info.gcda_paths.empty() && o.source == TestSourceKind::gtest)
+      if (p.info.elf && p.info.gcda_paths.empty() && gtest)
         throw Error(p.path.string(), 0,
                     p.info.llvm_coverage ? "built with LLVM coverage, not gcov: use --coverage llvm"
                                          : std::string("not built with --coverage (no gcov data paths in it): ") +
@@ -141,7 +135,7 @@ std::unique_ptr<CoverageBackend> select_backend(const CollectOptions& o, const s
   bool continuous = true;
   for (const auto& p : probed) {
     if (!p.info.llvm_coverage) {
-      if (o.source == TestSourceKind::gtest && p.path == o.gtest_binary)
+      if (gtest && p.path == std::get<GtestBinary>(o.source).binary)
         throw Error(p.path.string(), 0,
                     !p.info.gcda_paths.empty()
                         ? "built with gcov coverage (--coverage), not LLVM's: use --coverage gcov"

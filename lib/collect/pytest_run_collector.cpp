@@ -1,5 +1,24 @@
-// One spectrum of a pytest run across Python and C++ (see pytest_run_collector.h).
-#include "dlfl/collect/pytest_run_collector.h"
+// collect_pytest_run(): ONE spectrum of a pytest run across languages. Joins, by pytest
+// node id, what python/dlfl_pytest left in its output directory (or the same files given
+// one by one):
+//  - the C++ lines each test ran: libdlfl_rt snapshots of an extension built from a
+//    `dlfl instrument` tree (one file per process; elements named as the probe map's),
+//  - the Python lines each test ran: coverage.py's JSON report with per-test contexts
+//    (elements `file.py:LINE` with their function: from dlfl_pytest's ast-based table,
+//    else coverage.py's own (>= 7.5), else found by indentation in the source),
+//  - each test's runs and outcomes (failure weight k/N when k of N runs failed) and its
+//    extrinsic conditions (`dtype=float16`, `device=cuda`, `ENV=value`), which become
+//    extrinsic elements covered by the tests that ran under them.
+// Any of the coverage sources may be missing (a C++-only or Python-only spectrum); the
+// outcomes come from the run report, else from the snapshots' slots.
+//
+// Warns about silent gaps, each in a line that says what to check: an extension module of
+// the project loaded without probes (a stale plain build imported instead of the
+// instrumented one), a probe map but no instrumented code that ran, a probe map none of
+// whose probes a test reached, a --dlfl-cov source none of whose files ran.
+// Throws dlfl::Error (one line, naming the file) for unreadable or malformed inputs, no
+// coverage source at all, coverage without any outcome source (coverage.py contexts alone
+// say nothing about outcomes), or a run with no test.
 
 #include <fnmatch.h>
 
@@ -10,6 +29,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "collectors.h"
 #include "dlfl/collect/probe_map_lookup.h"
 #include "dlfl/collect/python_functions.h"
 #include "dlfl/error.h"
@@ -49,7 +69,7 @@ std::string read_source(const fs::path& path) {
 // Python file name -> its element name (nullopt: left out), the source's path on disk.
 struct PythonNamer {
   fs::path run_root;  // where coverage.py's relative names start
-  fs::path root;      // options.python_root (may be empty)
+  fs::path root;      // the request's source root (may be empty)
   std::vector<std::string> excludes;
 
   fs::path on_disk(const std::string& name) const {
@@ -90,7 +110,8 @@ std::string function_name(const io::CoveragePyFile& file, std::uint32_t line, co
   return std::string(python_function_at(cached->second, line));
 }
 
-// Where the probe map of a pytest run is when none is given (see PytestRunOptions).
+// Where the probe map of a pytest run is when none is given: beside the instrumented
+// images the report names, else in the report's directory or where the tests ran.
 fs::path run_probe_map(const io::PytestRunReport* report, const fs::path& report_path) {
   std::vector<fs::path> images, dirs;
   if (report)
@@ -115,39 +136,58 @@ void native_warnings(const io::PytestRunReport& report, bool python, std::vector
                          "package name or directory, and that Python imports that copy, not an installed one)");
 }
 
-}  // namespace
+// The files of the run: DIR/pytest-run.json and the runtime snapshots DIR/rt-*.map*
+// (sorted) of the directory, then those given one by one. Throws dlfl::Error when DIR
+// holds no run report.
+struct PytestFiles {
+  fs::path report, coverage_json;
+  std::vector<fs::path> snapshots;
+};
 
-PytestRunOptions pytest_run_directory(const fs::path& dir) {
-  PytestRunOptions o;
-  o.report = dir / "pytest-run.json";
-  if (!fs::is_regular_file(o.report))
-    throw Error(dir.string(), 0,
-                "holds no pytest-run.json: run pytest with `-p dlfl_pytest --dlfl-out " + dir.string() + "` first");
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with("rt-") && name.find(".map") != std::string::npos) o.runtime.snapshots.push_back(entry.path());
+PytestFiles files_of(const PytestRun& source) {
+  PytestFiles f;
+  f.coverage_json = source.coverage_json;
+  if (const fs::path& dir = source.directory; !dir.empty()) {
+    f.report = dir / "pytest-run.json";
+    if (!fs::is_regular_file(f.report))
+      throw Error(dir.string(), 0,
+                  "holds no pytest-run.json: run pytest with `-p dlfl_pytest --dlfl-out " + dir.string() + "` first");
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.starts_with("rt-") && name.find(".map") != std::string::npos) f.snapshots.push_back(entry.path());
+    }
+    std::sort(f.snapshots.begin(), f.snapshots.end());
+  } else {
+    f.report = source.report;
   }
-  std::sort(o.runtime.snapshots.begin(), o.runtime.snapshots.end());
-  return o;
+  f.snapshots.insert(f.snapshots.end(), source.snapshots.begin(), source.snapshots.end());
+  return f;
 }
 
-PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
+}  // namespace
+
+CollectResult collect_pytest_run(const CollectRequest& request, const PytestRun& source) {
   const auto started = std::chrono::steady_clock::now();
-  PytestRunResult result;
+  const PytestFiles o = files_of(source);
+  CollectResult result;
   std::optional<io::PytestRunReport> report;
   if (!o.report.empty()) report = io::read_pytest_run_report(o.report);
   fs::path coverage_json = o.coverage_json;
   if (coverage_json.empty() && report && !report->coverage_json.empty())
     coverage_json = o.report.parent_path() / report->coverage_json;
-  if (!o.python) coverage_json.clear();
-  const bool cpp = o.cpp && !o.runtime.snapshots.empty();
-  SnapshotCollectOptions runtime = o.runtime;
-  if (o.cpp) {
-    if (report) native_warnings(*report, o.python, result.warnings);
+  if (!source.python) coverage_json.clear();
+  const bool cpp = source.cpp && !o.snapshots.empty();
+  CollectRequest runtime;
+  runtime.probe_map = request.probe_map;
+  runtime.paths = request.paths;
+  runtime.absolute_paths = request.absolute_paths;
+  runtime.include_outside_tests = request.include_outside_tests;
+  if (source.cpp) {
+    if (report) native_warnings(*report, source.python, result.warnings);
     if (runtime.probe_map.empty()) runtime.probe_map = run_probe_map(report ? &*report : nullptr, o.report);
     if (cpp && runtime.probe_map.empty())
-      throw Error(o.runtime.snapshots.front().string(), 0,
+      throw Error(o.snapshots.front().string(), 0,
                   "found no probe map beside the instrumented libraries the run loaded, in " +
                       o.report.parent_path().string() +
                       " or where the tests ran: give --probe-map MAP, the dlfl-probes.map of the instrumented "
@@ -180,15 +220,15 @@ PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
   };
   if (report)
     for (const auto& t : report->tests)
-      add_test({outcome_of(t), t.runs == t.skipped, {}, o.extrinsic ? t.extrinsic : std::vector<std::string>{},
+      add_test({outcome_of(t), t.runs == t.skipped, {}, source.extrinsic ? t.extrinsic : std::vector<std::string>{},
                 std::to_string(t.failed) + "/" + std::to_string(t.runs - t.skipped)});
 
   SpectrumBuilder builder;
   if (cpp) {
-    RuntimeCollectResult native = collect_from_snapshots(runtime);
+    CollectResult native = collect_from_snapshots(runtime, RuntimeSnapshots{o.snapshots});
     const Spectrum& s = native.spectrum;
     result.warnings.insert(result.warnings.end(), native.warnings.begin(), native.warnings.end());
-    result.stats.snapshots = native.stats.processes;
+    result.stats.processes = native.stats.processes;
     std::vector<std::size_t> row(s.test_count());
     std::size_t unreported = 0;
     for (std::size_t t = 0; t < s.test_count(); ++t) {
@@ -217,7 +257,7 @@ PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
 
   if (!coverage_json.empty()) {
     const io::CoveragePyData py = io::read_coverage_py_json(coverage_json);
-    const PythonNamer namer{report ? report->root : fs::path(), o.python_root, o.python_excludes};
+    const PythonNamer namer{report ? report->root : fs::path(), request.paths.source_root, request.paths.excludes};
     std::map<std::string, std::vector<io::PythonFunction>> found;
     std::vector<long> test_of_context(py.contexts.size(), -1);
     std::size_t unknown = 0;
@@ -270,14 +310,14 @@ PytestRunResult collect_pytest_run(const PytestRunOptions& o) {
     if (t.test.failed()) ++result.stats.failing;
     if (t.test.status == TestStatus::crashed) ++result.stats.crashed;
     if (t.test.status == TestStatus::flaky) {
-      ++result.stats.flaky;
       result.flaky.push_back(t.test.name + (t.runs.empty() ? "" : " " + t.runs));
     }
     builder.add_test(std::move(t.test), t.elements);
   }
   if (result.stats.tests == 0)
-    throw Error((o.report.empty() ? o.runtime.snapshots.front().string() : o.report.string()) + ": holds no test that ran");
+    throw Error((o.report.empty() ? o.snapshots.front().string() : o.report.string()) + ": holds no test that ran");
   result.spectrum = std::move(builder).finish();
+  result.stats.elements = result.spectrum.element_count();
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
 }

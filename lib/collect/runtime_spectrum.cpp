@@ -202,7 +202,7 @@ void RuntimeSpectrumBuilder::flush_staged(std::span<const std::uint32_t> extra_p
   std::erase_if(without_, [&](const Uncovered& u) { return u.test >= first && u.test < end; });
 }
 
-void RuntimeSpectrumBuilder::finish(RuntimeCollectResult& result) {
+void RuntimeSpectrumBuilder::finish(CollectResult& result) {
   flush_staged({});
   std::vector<std::string> failing_without, passing_without;
   for (auto& u : without_) (u.failed ? failing_without : passing_without).push_back(std::move(u.name));

@@ -1,6 +1,6 @@
 // RuntimeSpectrumBuilder: runtime snapshot slots + a probe map -> a line spectrum. The part
 // of runtime collection shared by collect_with_runtime() (it runs a gtest binary) and
-// collect_from_snapshots() (snapshot files of someone else's run).
+// collect_from_snapshots() (snapshot files of someone else's run), both in collectors.h.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dlfl/collect/path_filter.h"
-#include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/collect_result.h"
 #include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/instrument/probe_map.h"
 #include "dlfl/spectrum.h"
@@ -99,12 +99,12 @@ class RuntimeSpectrumBuilder {
   // one, a single warning that the instrumented code did not run; and one when tests
   // reached probes no line stands for (ids an instrumentation after an edit retired: the
   // program is older than the map). The builder is spent.
-  void finish(RuntimeCollectResult& result);
+  void finish(CollectResult& result);
 
  private:
   SpectrumBuilder builder_;
   ProbeElements elements_;
-  RuntimeCollectStats stats_;
+  CollectStats stats_;
   struct Uncovered {
     std::size_t test;  // its index in the spectrum
     bool failed;

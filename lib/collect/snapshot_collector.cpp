@@ -1,7 +1,5 @@
 // collect_from_snapshots(): runtime snapshot files of a run dlfl did not start (pytest,
 // pytest-xdist workers) -> a line spectrum.
-#include "dlfl/collect/snapshot_collector.h"
-
 #include <signal.h>
 
 #include <algorithm>
@@ -9,6 +7,8 @@
 #include <chrono>
 #include <unordered_map>
 
+#include "collectors.h"
+#include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
 #include "dlfl_rt/dlfl_rt_file.h"
@@ -63,17 +63,16 @@ RuntimeTestRecord merge_runs(std::vector<RuntimeTestRecord> runs, std::vector<st
 
 }  // namespace
 
-RuntimeCollectResult collect_from_snapshots(const SnapshotCollectOptions& o) {
+CollectResult collect_from_snapshots(const CollectRequest& o, const RuntimeSnapshots& source) {
   const auto started = std::chrono::steady_clock::now();
-  if (o.snapshots.empty()) throw Error("no runtime snapshot file given");
   const instrument::ProbeMap map = instrument::read_probe_map(o.probe_map);
-  RuntimeSpectrumBuilder spectrum(map, o.absolute_paths, o.paths);
-  RuntimeCollectResult result;
+  RuntimeSpectrumBuilder spectrum(map, o.absolute_paths, runtime_path_filter(o));
+  CollectResult result;
 
   std::vector<std::string> order;  // test names, first met first
   std::unordered_map<std::string, std::vector<RuntimeTestRecord>> runs_of;
   std::vector<fs::path> read;
-  for (const auto& path : o.snapshots) {
+  for (const auto& path : source.files) {
     // A file named twice (`--snapshot run.map*` after `--snapshot run.map`) is one process.
     const fs::path canonical = fs::weakly_canonical(path);
     if (std::find(read.begin(), read.end(), canonical) != read.end()) continue;
@@ -105,7 +104,7 @@ RuntimeCollectResult collect_from_snapshots(const SnapshotCollectOptions& o) {
     throw Error("shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) +
                 " holds none of the tests in the snapshots");
   if (order.empty())
-    throw Error(read.size() == 1 ? o.snapshots.front().string() : std::string(), 0,
+    throw Error(read.size() == 1 ? source.files.front().string() : std::string(), 0,
                 std::string(read.size() == 1 ? "holds no test" : "none of the snapshots holds a test") +
                     ": the harness must bracket each test with dlfl_rt_begin_test/dlfl_rt_end_test (for pytest: "
                     "examples/pytest_conftest/conftest.py next to the tests)");

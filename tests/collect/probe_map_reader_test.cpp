@@ -76,7 +76,7 @@ TEST_F(ProbeMapReader, DeclaredProbeCountAndIdsAllocateNothing) {
   rec.test = TestCase::fail("T");
   rec.probes = {4000000000u, 3, 4294967294u};  // probes without a site reach nothing
   builder.add(std::move(rec));
-  RuntimeCollectResult result;
+  CollectResult result;
   builder.finish(result);
   ASSERT_EQ(result.spectrum.element_count(), 2u);  // lines 10 and 11
   EXPECT_FALSE(result.spectrum.coverage().covers(0, 0));

@@ -1,8 +1,8 @@
-// collect_pytest_run(): a dlfl_pytest run report + coverage.py contexts -> one spectrum with
+// collect() of a pytest run: a dlfl_pytest run report + coverage.py contexts -> one spectrum with
 // Python lines (and their functions), extrinsic elements and flaky weights. The C++ side
 // (runtime snapshots) is exercised end to end under a real pytest by
 // tests/python/plugin_check.py.
-#include "dlfl/collect/pytest_run_collector.h"
+#include "dlfl/collect/collector.h"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +39,15 @@ struct PytestRun {
   }
 };
 
+// The run dlfl_pytest left in `dir` (--dlfl-out DIR).
+CollectRequest run_in(const std::filesystem::path& dir) {
+  CollectRequest request;
+  request.source = collect::PytestRun{.directory = dir};
+  return request;
+}
+
+collect::PytestRun& pytest(CollectRequest& request) { return std::get<collect::PytestRun>(request.source); }
+
 long element_of(const Spectrum& s, std::string_view name) {
   for (std::size_t e = 0; e < s.element_count(); ++e)
     if (s.element_name(e) == name) return static_cast<long>(e);
@@ -47,12 +56,12 @@ long element_of(const Spectrum& s, std::string_view name) {
 
 TEST(PytestRunCollector, JoinsOutcomesPythonLinesAndExtrinsicElements) {
   PytestRun run;
-  const PytestRunResult r = collect_pytest_run(pytest_run_directory(run.dir / "out"));
+  const CollectResult r = collect(run_in(run.dir / "out"));
   const Spectrum& s = r.spectrum;
   ASSERT_EQ(s.test_count(), 3u);
   EXPECT_EQ(r.stats.skipped, 1u);
   EXPECT_EQ(r.stats.failing, 2u);
-  EXPECT_EQ(r.stats.flaky, 1u);
+  EXPECT_EQ(r.flaky.size(), 1u);
   EXPECT_EQ(r.flaky, (std::vector<std::string>{"t.py::b[float16] 2/4"}));
   EXPECT_DOUBLE_EQ(s.tests()[1].failure_weight, 0.5);
   EXPECT_EQ(s.tests()[1].status, TestStatus::flaky);
@@ -76,7 +85,7 @@ TEST(PytestRunCollector, JoinsOutcomesPythonLinesAndExtrinsicElements) {
 
 TEST(PytestRunCollector, FunctionsComeFromTheSourceWithoutATable) {
   PytestRun run(/*with_table=*/false);
-  const PytestRunResult r = collect_pytest_run(pytest_run_directory(run.dir / "out"));
+  const CollectResult r = collect(run_in(run.dir / "out"));
   const auto lines = testing::element_lines(r.spectrum, "pkg/ops.py");
   EXPECT_EQ(lines.at(4), "scale");
   EXPECT_EQ(lines.at(10), "Op.run");
@@ -84,35 +93,35 @@ TEST(PytestRunCollector, FunctionsComeFromTheSourceWithoutATable) {
 
 TEST(PytestRunCollector, LeavingOutAndRenamingPythonFiles) {
   PytestRun run;
-  PytestRunOptions o = pytest_run_directory(run.dir / "out");
-  o.extrinsic = false;
-  o.python_root = run.dir.path();
-  PytestRunResult r = collect_pytest_run(o);
+  CollectRequest o = run_in(run.dir / "out");
+  pytest(o).extrinsic = false;
+  o.paths.source_root = run.dir.path();
+  CollectResult r = collect(o);
   EXPECT_EQ(r.stats.extrinsic_elements, 0u);
   EXPECT_EQ(testing::element_lines(r.spectrum, "src/pkg/ops.py").size(), 8u);
-  o.python_excludes = {"*/ops.py"};
-  r = collect_pytest_run(o);
+  o.paths.excludes = {"*/ops.py"};
+  r = collect(o);
   EXPECT_EQ(r.spectrum.element_count(), 0u);
 }
 
 TEST(PytestRunCollector, CoverageWithoutOutcomesOrNoCoverageIsAnError) {
   PytestRun run;
-  PytestRunOptions o;
-  o.coverage_json = run.dir / "out" / "coverage.json";
+  CollectRequest o;
+  o.source = collect::PytestRun{.coverage_json = run.dir / "out" / "coverage.json"};
   try {
-    collect_pytest_run(o);
+    collect(o);
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(o.coverage_json.string() + ": coverage.py contexts carry no test outcomes", 0), 0u)
+    EXPECT_EQ(std::string(e.what()).rfind(pytest(o).coverage_json.string() + ": coverage.py contexts carry no test outcomes", 0), 0u)
         << e.what();
   }
-  o = pytest_run_directory(run.dir / "out");
-  o.python = false;
-  EXPECT_THROW(collect_pytest_run(o), Error);
-  EXPECT_THROW(pytest_run_directory(run.dir / "src"), Error);
+  o = run_in(run.dir / "out");
+  pytest(o).python = false;
+  EXPECT_THROW(collect(o), Error);
+  EXPECT_THROW(collect(run_in(run.dir / "src")), Error);
 }
 
-bool has_warning(const PytestRunResult& r, std::string_view text) {
+bool has_warning(const CollectResult& r, std::string_view text) {
   for (const auto& w : r.warnings)
     if (w.find(text) != std::string::npos) return true;
   return false;
@@ -127,7 +136,7 @@ TEST(PytestRunCollector, WarnsAboutAStaleBuildAndASourceNeverImported) {
   PytestRun run(true, R"(, "cov_sources": [{"source": "pkg", "files": 1}, {"source": "pkgx", "files": 0}],
     "native": {"runtime": true, "images": [], "uninstrumented_extensions": [")" + stale + R"("]})");
   testing::write_text(run.dir / "src" / "dlfl-probes.map", "dlfl-probe-map\t1\n");  // an in-place build's map
-  const PytestRunResult r = collect_pytest_run(pytest_run_directory(run.dir / "out"));
+  const CollectResult r = collect(run_in(run.dir / "out"));
   EXPECT_TRUE(has_warning(r, "the tests loaded " + stale + ", which has no dlfl probes")) << r.warnings.size();
   EXPECT_TRUE(has_warning(r, "--dlfl-cov pkgx: coverage.py measured none of its files"));
   EXPECT_FALSE(has_warning(r, "--dlfl-cov pkg:"));
@@ -136,9 +145,9 @@ TEST(PytestRunCollector, WarnsAboutAStaleBuildAndASourceNeverImported) {
   EXPECT_TRUE(r.probe_map.empty());
 
   // Leaving the C++ side out says nothing about it.
-  PytestRunOptions o = pytest_run_directory(run.dir / "out");
-  o.cpp = false;
-  const PytestRunResult python_only = collect_pytest_run(o);
+  CollectRequest o = run_in(run.dir / "out");
+  pytest(o).cpp = false;
+  const CollectResult python_only = collect(o);
   EXPECT_FALSE(has_warning(python_only, "no dlfl probes"));
   EXPECT_FALSE(has_warning(python_only, "no instrumented code ran"));
 }
@@ -146,7 +155,7 @@ TEST(PytestRunCollector, WarnsAboutAStaleBuildAndASourceNeverImported) {
 TEST(PytestRunCollector, ARunWithoutTheRuntimeSaysSo) {
   PytestRun run(true, R"(, "native": {"runtime": false, "images": [], "uninstrumented_extensions": []})");
   testing::write_text(run.dir / "out" / "dlfl-probes.map", "dlfl-probe-map\t1\n");
-  const PytestRunResult r = collect_pytest_run(pytest_run_directory(run.dir / "out"));
+  const CollectResult r = collect(run_in(run.dir / "out"));
   EXPECT_TRUE(has_warning(r, "the plugin loaded no libdlfl_rt")) << (r.warnings.empty() ? "" : r.warnings.front());
 }
 

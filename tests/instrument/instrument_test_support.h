@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/instrument/probe_map.h"
 #include "../support/have_program.h"
 #include "../support/test_files.h"

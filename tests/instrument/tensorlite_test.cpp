@@ -26,7 +26,7 @@
 
 #include <iostream>
 
-#include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/collector.h"
 #include "dlfl/instrument/probe_map.h"
 #include "tensorlite_build.h"
 
@@ -92,12 +92,12 @@ TEST(Tensorlite, RuntimeSpectraMatchGcovLineForLine) {
   for (std::size_t i = 0; i < all.size(); i += step) tests.push_back(all[i]);
   ASSERT_GT(tests.size(), all.size() / step / 2);
 
-  collect::RuntimeCollectOptions o;
-  o.gtest_binary = b.instr_binary();
+  collect::CollectRequest o;
+  o.source = collect::GtestBinary{.binary = b.instr_binary(), .cwd = b.instr_build};
+  o.coverage = collect::CoverageKind::runtime;
   o.probe_map = b.instr_tree / "dlfl-probes.map";
-  o.cwd = b.instr_build;
   for (const auto& t : tests) o.filter += (o.filter.empty() ? "" : ":") + t;
-  const auto result = collect::collect_with_runtime(o);
+  const auto result = collect::collect(o);
   const Spectrum& s = result.spectrum;
   ASSERT_EQ(s.test_count(), tests.size());
   EXPECT_EQ(result.stats.processes, 1u);

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/error.h"
 #include "dlfl_rt/dlfl_rt_file.h"

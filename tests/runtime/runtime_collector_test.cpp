@@ -1,4 +1,4 @@
-// collect_with_runtime() on the purpose-built fixture: one run, restarts after a segfault,
+// collect() of a gtest binary under runtime coverage, on the purpose-built fixture: one run, restarts after a segfault,
 // an abort, a timeout and an exit, partial coverage kept, nothing run twice.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -13,7 +13,7 @@
 #include <regex>
 #include <set>
 
-#include "dlfl/collect/runtime_collector.h"
+#include "dlfl/collect/collector.h"
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
 #include "../support/spectrum_lines.h"
@@ -24,6 +24,8 @@ using dlfl::testing::lines_by_test;
 
 namespace fs = std::filesystem;
 using namespace dlfl;
+
+collect::GtestBinary& gtest(collect::CollectRequest& r) { return std::get<collect::GtestBinary>(r.source); }
 
 class RuntimeCollector : public ::testing::Test {
  protected:
@@ -45,12 +47,15 @@ class RuntimeCollector : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  collect::RuntimeCollectOptions options() const {
-    collect::RuntimeCollectOptions o;
-    o.gtest_binary = DLFL_RT_FIXTURE;
+  collect::CollectRequest options() const {
+    collect::CollectRequest o;
+    collect::GtestBinary gtest;
+    gtest.binary = DLFL_RT_FIXTURE;
+    gtest.env = {"FIXTURE_LOG=" + (dir_ / "ran.log").string()};
+    o.source = gtest;
+    o.coverage = collect::CoverageKind::runtime;
     o.probe_map = dir_ / "probes.map";
     o.timeout = std::chrono::milliseconds(3000);  // generous: death tests re-execute the binary
-    o.env = {"FIXTURE_LOG=" + (dir_ / "ran.log").string()};
     o.work_dir = dir_;
     return o;
   }
@@ -65,9 +70,9 @@ bool is_fixture_failure(const std::string& message) {
 
 // The whole fixture through `binary`: every outcome, partial coverage, nothing run twice.
 // Returns the collection's stats.
-collect::RuntimeCollectStats expect_every_tests_coverage(const collect::RuntimeCollectOptions& o,
+collect::CollectStats expect_every_tests_coverage(const collect::CollectRequest& o,
                                                          const fs::path& ran_log) {
-  const auto result = collect::collect_with_runtime(o);
+  const auto result = collect::collect(o);
   const Spectrum& s = result.spectrum;
 
   // Skip is left out; everything else is in listing order.
@@ -146,7 +151,7 @@ TEST_F(RuntimeCollector, CrashAbortTimeoutAndExitKeepEveryTestsCoverage) {
 // joins every test, also those read before their process ended.
 TEST_F(RuntimeCollector, TestsReadWhileTheBinaryRunsGiveTheSameSpectrum) {
   auto o = options();
-  o.env.push_back("FIXTURE_SLOW_MS=60");
+  gtest(o).env.push_back("FIXTURE_SLOW_MS=60");
   const auto stats = expect_every_tests_coverage(o, dir_ / "ran.log");
   EXPECT_GT(stats.streamed, 0u);
   EXPECT_LE(stats.streamed, 12u);
@@ -155,10 +160,10 @@ TEST_F(RuntimeCollector, TestsReadWhileTheBinaryRunsGiveTheSameSpectrum) {
 // The same for a failing test read while the binary runs: its message is read then.
 TEST_F(RuntimeCollector, AFailingTestReadWhileTheBinaryRunsHasItsMessage) {
   auto o = options();
-  o.env.push_back("FIXTURE_SLOW_MS=60");
+  gtest(o).env.push_back("FIXTURE_SLOW_MS=60");
   o.filter = "Fixture.Pass1:Fixture.Fail:Fixture.Pass2:Fixture.Pass3";
   o.include_outside_tests = false;
-  const auto result = collect::collect_with_runtime(o);
+  const auto result = collect::collect(o);
   ASSERT_EQ(result.spectrum.test_count(), 4u);
   EXPECT_GE(result.stats.streamed, 2u);  // the last one may be read at the end
   for (const auto& t : result.spectrum.tests())
@@ -173,10 +178,10 @@ TEST_F(RuntimeCollector, AFailingTestReadWhileTheBinaryRunsHasItsMessage) {
 // failing k of its N runs weighs k/N and covers what any run covered.
 TEST_F(RuntimeCollector, RepeatRunsEveryTestNTimesInOneProcess) {
   auto o = options();
-  o.gtest_binary = DLFL_RT_FLAKY;
+  gtest(o).binary = DLFL_RT_FLAKY;
   o.filter = "Flaky.EveryOtherRun:Flaky.Pass";
   o.repeat = 4;
-  const auto result = collect::collect_with_runtime(o);
+  const auto result = collect::collect(o);
   EXPECT_EQ(result.stats.processes, 1u);
   ASSERT_EQ(result.spectrum.test_count(), 2u);
   const TestCase& flaky = result.spectrum.tests()[0];
@@ -197,9 +202,9 @@ TEST_F(RuntimeCollector, RepeatRunsEveryTestNTimesInOneProcess) {
 // (the tests a run behind first), and the crashed run counts as one failing run.
 TEST_F(RuntimeCollector, RepeatMakesUpTheRunsACrashCutShort) {
   auto o = options();
-  o.gtest_binary = DLFL_RT_FLAKY;
+  gtest(o).binary = DLFL_RT_FLAKY;
   o.repeat = 3;
-  const auto result = collect::collect_with_runtime(o);
+  const auto result = collect::collect(o);
   // Process 1: EveryOtherRun pass, fail; CrashSecond pass, crash; Pass once. Process 2:
   // Pass twice. Process 3: EveryOtherRun and CrashSecond once more (fresh counters: pass).
   EXPECT_EQ(result.stats.processes, 3u);
@@ -220,7 +225,7 @@ TEST_F(RuntimeCollector, RepeatMakesUpTheRunsACrashCutShort) {
 // its GoogleTest does) brackets the tests exactly as the prebuilt one.
 TEST_F(RuntimeCollector, ListenerCompiledFromSourceInTheProgramsBuild) {
   auto o = options();
-  o.gtest_binary = DLFL_RT_FIXTURE_SOURCE;
+  gtest(o).binary = DLFL_RT_FIXTURE_SOURCE;
   expect_every_tests_coverage(o, dir_ / "ran.log");
 }
 
@@ -234,10 +239,10 @@ TEST_F(RuntimeCollector, WithoutTheListenersMessagesTheJsonReportGivesThem) {
   std::ofstream(wrapper) << "#!/bin/sh\nunset DLFL_RT_MESSAGES\nexec '" << DLFL_RT_FIXTURE << "' \"$@\"\n";
   fs::permissions(wrapper, fs::perms::owner_all);
   auto o = options();
-  o.gtest_binary = wrapper;
+  gtest(o).binary = wrapper;
   o.filter = "Fixture.Pass1:Fixture.Fail:Fixture.Pass2";
   o.keep_work = true;
-  const auto result = collect::collect_with_runtime(o);
+  const auto result = collect::collect(o);
   // One run counted: the one begun beside the listing stopped when the listing showed the
   // older listener; the JSON report is the second start's.
   EXPECT_EQ(result.stats.processes, 1u);
@@ -267,7 +272,7 @@ TEST_F(RuntimeCollector, FilterAndOutsideCoverageOption) {
   auto o = options();
   o.filter = "Fixture.Pass*";
   o.include_outside_tests = false;
-  const auto result = collect::collect_with_runtime(o);
+  const auto result = collect::collect(o);
   ASSERT_EQ(result.spectrum.test_count(), 4u);
   EXPECT_EQ(result.stats.processes, 1u);
   const auto lines = lines_by_test(result.spectrum);
@@ -277,7 +282,7 @@ TEST_F(RuntimeCollector, FilterAndOutsideCoverageOption) {
 TEST_F(RuntimeCollector, WarnsAboutEveryTestThatEndedTheBinary) {
   auto o = options();
   o.filter = "Fixture.Pass1:Fixture.Segv:Fixture.Exit:Fixture.Pass2";
-  const auto result = collect::collect_with_runtime(o);
+  const auto result = collect::collect(o);
   EXPECT_EQ(result.stats.processes, 2u);  // Pass1 Segv | Pass2 Exit: nothing left to restart on
   std::vector<std::string> ended;
   for (const auto& w : result.warnings)
@@ -301,9 +306,8 @@ TEST_F(RuntimeCollector, PathFilterKeepsTheLinesOfTheKeptFilesOnly) {
   o.probe_map = dir_ / "two.map";
   o.filter = "Fixture.Pass*:Fixture.Fail";
   o.include_outside_tests = false;
-  o.paths = collect::PathFilterOptions{};
-  o.paths->excludes = {"tests/*"};
-  auto result = collect::collect_with_runtime(o);
+  o.paths.excludes = {"tests/*"};
+  auto result = collect::collect(o);
   ASSERT_EQ(result.spectrum.element_count(), 8u);
   for (std::size_t e = 0; e < 8; ++e) EXPECT_EQ(result.spectrum.file(e), "src/a.cpp");
   // Pass3 (probe 10) and Pass4 (probe 15) reach only tests/t.cpp: no coverage left.
@@ -311,16 +315,16 @@ TEST_F(RuntimeCollector, PathFilterKeepsTheLinesOfTheKeptFilesOnly) {
   ASSERT_FALSE(result.warnings.empty());
   EXPECT_EQ(result.warnings.back(), "2 passing tests without coverage: Fixture.Pass3, Fixture.Pass4");
 
-  o.paths->excludes.clear();
-  o.paths->source_root = dir_ / "src";
+  o.paths.excludes.clear();
+  o.paths.source_root = dir_ / "src";
   fs::create_directories(dir_ / "src");
-  result = collect::collect_with_runtime(o);
+  result = collect::collect(o);
   ASSERT_EQ(result.spectrum.element_count(), 8u);
   EXPECT_EQ(result.spectrum.file(0), "a.cpp");
 
-  o.paths->source_root.clear();
-  o.paths->excludes = {"*.cpp"};
-  EXPECT_THROW(collect::collect_with_runtime(o), Error);
+  o.paths.source_root.clear();
+  o.paths.excludes = {"*.cpp"};
+  EXPECT_THROW(collect::collect(o), Error);
 }
 
 // No test reaching any probe is one warning that says what to check (a plain build run
@@ -337,9 +341,8 @@ TEST_F(RuntimeCollector, NoTestReachingAProbeIsOneWarning) {
   o.probe_map = dir_ / "two.map";
   o.filter = "Fixture.Pass3:Fixture.Pass4";  // they reach tests/t.cpp only
   o.include_outside_tests = false;
-  o.paths = collect::PathFilterOptions{};
-  o.paths->excludes = {"tests/*"};
-  const auto result = collect::collect_with_runtime(o);
+  o.paths.excludes = {"tests/*"};
+  const auto result = collect::collect(o);
   EXPECT_EQ(result.stats.no_coverage, 2u);
   ASSERT_EQ(result.warnings.size(), 1u);
   EXPECT_EQ(result.warnings.front().rfind("no test reached any of the 16 probes of the probe map", 0), 0u)
@@ -349,10 +352,10 @@ TEST_F(RuntimeCollector, NoTestReachingAProbeIsOneWarning) {
 TEST_F(RuntimeCollector, ReportsBadInputs) {
   auto o = options();
   o.filter = "Nothing.*";
-  EXPECT_THROW(collect::collect_with_runtime(o), Error);
+  EXPECT_THROW(collect::collect(o), Error);
   o = options();
   o.probe_map = dir_ / "missing.map";
-  EXPECT_THROW(collect::collect_with_runtime(o), Error);
+  EXPECT_THROW(collect::collect(o), Error);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// collect_from_snapshots() on snapshot files the fixture wrote when run directly (as a
+// collect() of runtime snapshots, on snapshot files the fixture wrote when run directly (as a
 // harness dlfl did not start runs it): outcomes from the slots, a dead process's running
 // test kept as crashed, outside coverage per process, and the errors it owes its callers.
-#include "dlfl/collect/snapshot_collector.h"
+#include "dlfl/collect/collector.h"
 
 #include <gtest/gtest.h>
 
@@ -47,9 +47,9 @@ class SnapshotCollector : public ::testing::Test {
     return snapshot;
   }
 
-  collect::SnapshotCollectOptions options(std::vector<fs::path> snapshots) const {
-    collect::SnapshotCollectOptions o;
-    o.snapshots = std::move(snapshots);
+  collect::CollectRequest options(std::vector<fs::path> snapshots) const {
+    collect::CollectRequest o;
+    o.source = collect::RuntimeSnapshots{std::move(snapshots)};
     o.probe_map = dir_ / "probes.map";
     return o;
   }
@@ -63,7 +63,7 @@ TEST_F(SnapshotCollector, OutcomesFromTheSlotsAndTheCrashedTestKept) {
   const fs::path b = run_fixture("b.map", "Fixture.Fail:Fixture.Skip");
   auto o = options({a, b});
   o.include_outside_tests = false;
-  const auto result = collect::collect_from_snapshots(o);
+  const auto result = collect::collect(o);
   EXPECT_EQ(result.stats.listed, 4u);  // Pass1, Abort, Fail, Skip: Pass3 never began
   EXPECT_EQ(result.stats.processes, 2u);
   EXPECT_EQ(result.stats.tests, 3u);
@@ -92,20 +92,20 @@ TEST_F(SnapshotCollector, RefusesASnapshotOfAnotherProbeMapAndSnapshotsWithoutTe
   const fs::path a = run_fixture("a.map", "Fixture.Pass1:Fixture.Fail");
   map_.id = 0x42;  // the fixture wrote id 0: unknown, accepted
   instrument::write_probe_map(map_, dir_ / "probes.map");
-  EXPECT_EQ(collect::collect_from_snapshots(options({a})).stats.tests, 2u);
+  EXPECT_EQ(collect::collect(options({a})).stats.tests, 2u);
 
   map_.probe_count = 8;  // fewer probes than the snapshot: another map
   map_.sites.resize(8);
   instrument::write_probe_map(map_, dir_ / "probes.map");
   try {
-    collect::collect_from_snapshots(options({a}));
+    collect::collect(options({a}));
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.file(), a.string());
     EXPECT_NE(std::string(e.what()).find((dir_ / "probes.map").string()), std::string::npos) << e.what();
   }
-  EXPECT_THROW(collect::collect_from_snapshots(options({})), Error);
-  EXPECT_THROW(collect::collect_from_snapshots(options({dir_ / "missing.map"})), Error);
+  EXPECT_THROW(collect::collect(options({})), Error);
+  EXPECT_THROW(collect::collect(options({dir_ / "missing.map"})), Error);
 }
 
 }  // namespace

@@ -15,16 +15,9 @@
 #include "commands.h"
 #include "dlfl/limits.h"
 #include "dlfl/collect/collector.h"
-#include "dlfl/collect/extrinsic_elements.h"
-#include "dlfl/collect/process.h"
-#include "dlfl/collect/repeated_runs.h"
-#include "dlfl/collect/probe_map_lookup.h"
-#include "dlfl/collect/pytest_run_collector.h"
-#include "dlfl/collect/runtime_collector.h"
-#include "dlfl/collect/snapshot_collector.h"
+#include "dlfl/collect/progress.h"
 #include "dlfl/error.h"
 #include "dlfl/io/gzoltar_format.h"
-#include "dlfl/instrument/probe_map.h"
 #include "dlfl/io/spectrum_formats.h"
 #include "runtime_layout.h"
 
@@ -34,11 +27,15 @@ namespace {
 namespace fs = std::filesystem;
 
 struct CollectCliOptions {
-  collect::CollectOptions collect;
+  // The settings the options fill in directly; the source and the settings with defaults
+  // of their own are added by request_of().
+  collect::CollectRequest request;
   std::string gtest, ctest, tests, command;
+  std::string reference_command, reference_cache;
   std::string coverage = "auto";
   std::string crash_handler = "auto";
   double timeout_s = 300;
+  unsigned jobs = 0;
   std::string output, gzoltar;
   bool quiet = false;
   bool runtime = false;
@@ -47,12 +44,11 @@ struct CollectCliOptions {
   // pytest runs (python/dlfl_pytest): one spectrum of Python and C++ lines.
   std::string pytest_run, pytest_report, coverage_py;
   std::vector<std::string> leave_out;  // python, c++, extrinsic
-  // Runs dlfl starts: the whole collection N times (k/N weights); extrinsic elements.
   unsigned repeat = 1;
-  std::vector<std::string> extrinsic_env;
-  bool gtest_params = false;
   std::string shard;  // "I/N"
 };
+
+using Given = std::function<bool(const char*)>;
 
 // SIGINT/SIGTERM: ask the collector to kill the running tests and clean up, instead of
 // dying and leaving them (in their own process groups, out of the terminal's reach).
@@ -82,23 +78,100 @@ class InterruptGuard {
 
 std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
-// What both ways of collecting report, for the outputs and the summary line.
-struct Collected {
-  const Spectrum& spectrum;
-  std::size_t tests, failing, crashed, timed_out, skipped, elements;
-  double seconds;
-  std::string how;  // "gcov, 2 jobs", "runtime, 5 processes"
-};
+bool pytest_mode(const CollectCliOptions& o) {
+  return !o.pytest_run.empty() || !o.pytest_report.empty() || !o.coverage_py.empty();
+}
+
+// The one test source the options name; the checks are about the options themselves (one
+// source, --tests with --cmd), in the words of the mode.
+collect::CollectSource source_of(const CollectCliOptions& o) {
+  if (pytest_mode(o)) {
+    if (!o.gtest.empty() || !o.ctest.empty() || !o.tests.empty())
+      throw Error("--pytest-run/--pytest-report/--coverage-py read a pytest run; they do not go with --gtest, --ctest "
+                  "or --tests");
+    collect::PytestRun run{.directory = o.pytest_run, .report = o.pytest_report, .coverage_json = o.coverage_py};
+    run.snapshots.assign(o.snapshots.begin(), o.snapshots.end());
+    for (const auto& what : o.leave_out) {
+      if (what == "python") run.python = false;
+      else if (what == "c++") run.cpp = false;
+      else run.extrinsic = false;
+    }
+    return run;
+  }
+  const int sources = !o.gtest.empty() + !o.ctest.empty() + !o.tests.empty() + !o.snapshots.empty();
+  if (o.runtime && sources > 1)
+    throw Error("--runtime takes one of --gtest BINARY, --ctest DIR, --tests FILE --cmd CMD or --snapshot FILE "
+                "(--snapshot reads the snapshot files of a run that already happened)");
+  if (o.runtime && sources == 0)
+    throw Error("--runtime needs --gtest BINARY (built from a `dlfl instrument` tree), --ctest DIR, --tests FILE --cmd "
+                "CMD, or --snapshot FILE (the DLFL_RT_FILE of a run, e.g. under pytest)");
+  if (!o.runtime && sources != 1)
+    throw Error("give exactly one test source: --gtest BINARY, --ctest DIR or --tests FILE --cmd CMD");
+  if (!o.tests.empty() && o.command.empty()) throw Error("--tests needs --cmd 'COMMAND {}'");
+  if (o.tests.empty() && !o.command.empty()) throw Error("--cmd goes with --tests FILE");
+  if (!o.reference_command.empty() && o.tests.empty())
+    throw Error("a reference command judges --tests/--cmd suites; GoogleTest and CTest tests judge themselves");
+  if (!o.snapshots.empty()) return collect::RuntimeSnapshots{{o.snapshots.begin(), o.snapshots.end()}};
+  if (!o.gtest.empty()) return collect::GtestBinary{.binary = o.gtest};
+  if (!o.ctest.empty()) return collect::CtestDirectory{.dir = o.ctest};
+  return collect::CommandList{.test_list = o.tests,
+                              .command = o.command,
+                              .reference_command = o.reference_command,
+                              .reference_cache = o.reference_cache};
+}
+
+// The request the options make; collect::validate() judges how its parts go together.
+// Settings with a default are set only when given, so that it can tell.
+collect::CollectRequest request_of(const CollectCliOptions& o, const Given& given) {
+  collect::CollectRequest r = o.request;
+  r.source = source_of(o);
+  if (o.output.empty() && o.gzoltar.empty()) throw Error("nowhere to write the spectrum: give -o FILE and/or --gzoltar DIR");
+  const std::string kind = CLI::detail::to_lower(o.coverage);
+  if (o.runtime && kind != "auto")
+    throw Error("--runtime and --coverage " + o.coverage + " exclude each other: the runtime's probes are the coverage");
+  r.coverage = o.runtime        ? collect::CoverageKind::runtime
+               : kind == "gcov" ? collect::CoverageKind::gcov
+               : kind == "llvm" ? collect::CoverageKind::llvm
+                                : collect::CoverageKind::automatic;
+  r.probe_map = o.probe_map;
+  if (given("--jobs")) r.jobs = o.jobs;
+  if (given("--timeout")) r.timeout = std::chrono::milliseconds(static_cast<long long>(std::llround(o.timeout_s * 1000)));
+  if (given("--repeat")) r.repeat = o.repeat;
+  if (given("--crash-handler")) r.crash_handler = CLI::detail::to_lower(o.crash_handler) != "off";
+  if (r.crash_handler.value_or(true) && !pytest_mode(o) && o.snapshots.empty()) r.crash_dump_library = crash_dump_library();
+  if (!o.shard.empty()) r.shard = collect::parse_shard(o.shard);
+  r.interrupt = &g_interrupted;
+  return r;
+}
+
+// What the summary line says of how the spectrum was collected.
+std::string how_collected(const collect::CollectRequest& r, const collect::CollectResult& result) {
+  const auto& s = result.stats;
+  const unsigned repeat = r.repeat.value_or(1);
+  const std::string runs = repeat > 1 ? ", " + std::to_string(repeat) + " runs" : "";
+  if (std::holds_alternative<collect::PytestRun>(r.source)) {
+    std::string how = "pytest run: " + std::to_string(s.cpp_elements) + " c++, " + std::to_string(s.python_elements) +
+                      " python, " + std::to_string(s.extrinsic_elements) + " extrinsic";
+    if (s.processes) how += "; " + plural(s.processes, "snapshot");
+    if (!result.flaky.empty()) how += "; " + std::to_string(result.flaky.size()) + " flaky";
+    return how;
+  }
+  if (std::holds_alternative<collect::RuntimeSnapshots>(r.source)) return "runtime, " + plural(s.processes, "snapshot");
+  if (std::holds_alternative<collect::GtestBinary>(r.source) && r.coverage == collect::CoverageKind::runtime)
+    return "runtime, " + std::to_string(s.processes) + (s.processes == 1 ? " process" : " processes") + runs;
+  return std::string(collect::coverage_kind_name(s.backend)) + ", " + plural(s.jobs, "job") + runs;
+}
 
 // Writes the outputs (none when no test failed) and prints the summary line.
-void write_collected(const CollectCliOptions& o, const Collected& s) {
+void write_collected(const CollectCliOptions& o, const collect::CollectResult& result, const std::string& how) {
+  const auto& s = result.stats;
   // A shard without a failing test is normal: `dlfl merge` joins it with the others.
   if (s.failing == 0 && o.shard.empty())
     throw Error("no failing test among the " + plural(s.tests, "test") +
                 ": nothing to localize, so no spectrum was written");
   if (s.failing == 0) warn("shard " + o.shard + " has no failing test; its passing tests still count once merged");
-  if (!o.gzoltar.empty()) io::write_gzoltar(s.spectrum, o.gzoltar);
-  if (!o.output.empty()) io::write_spectrum(s.spectrum, o.output, io::infer_output_format(o.output));
+  if (!o.gzoltar.empty()) io::write_gzoltar(result.spectrum, o.gzoltar);
+  if (!o.output.empty()) io::write_spectrum(result.spectrum, o.output, io::infer_output_format(o.output));
 
   std::ostringstream line;
   line << "collected " << plural(s.tests, "test") << " (" << s.failing << " failing";
@@ -108,297 +181,47 @@ void write_collected(const CollectCliOptions& o, const Collected& s) {
   if (s.skipped) line << ", " << s.skipped << " skipped";
   line << ", " << plural(s.elements, "element") << ", " << std::fixed;
   line.precision(1);
-  line << s.seconds << " s (" << s.how << ")";
+  line << s.seconds << " s (" << how << ")";
   if (!o.shard.empty()) line << ", shard " << o.shard;
   line << " -> " << (o.output.empty() ? o.gzoltar : o.output);
   if (!o.output.empty() && !o.gzoltar.empty()) line << ", " << o.gzoltar;
   std::cout << line.str() << '\n';
-  std::cout << "elements by language: " << language_counts(s.spectrum.elements()) << '\n';
+  std::cout << "elements by language: " << language_counts(result.spectrum.elements()) << '\n';
+  for (const auto& f : result.flaky) std::cout << "flaky: " << f << '\n';
 }
 
-std::chrono::milliseconds timeout_of(const CollectCliOptions& o) {
-  return std::chrono::milliseconds(static_cast<long long>(std::llround(o.timeout_s * 1000)));
-}
-
-// The GoogleTest parameters of each test of `binary` (TypeParam=..., GetParam()=...).
-std::map<std::string, std::vector<std::string>> gtest_params(const std::string& binary) {
-  collect::ProcessSpec spec;
-  spec.argv = {binary, "--gtest_list_tests"};
-  spec.env_unset = {"GTEST_FILTER", "DLFL_RT_FILE"};
-  spec.stdout_limit = SIZE_MAX;
-  const collect::ProcessResult r = collect::run_process(spec);
-  if (r.end != collect::ProcessEnd::exited || r.exit_code != 0)
-    throw Error(binary, 0, "--gtest_list_tests failed: " + collect::describe_end(r, std::chrono::milliseconds(0)));
-  return collect::gtest_parameter_labels(r.out);
-}
-
-// --repeat N: unless `once` repeats the tests itself (runtime + gtest: --gtest_repeat in one
-// process), the collection `once` runs N times and its spectra merge (a test failing k of
-// N times weighs k/N); then the extrinsic elements: --extrinsic-env values (the same for
-// every test of this run) and, with --gtest-params, each test's GoogleTest parameters. The stats'
-// test counts follow the merged spectrum. Prints the flaky tests after the summary.
-template <typename Result, typename Once>
-Result collect_repeated(const CollectCliOptions& o, Once&& once, std::vector<std::string>& flaky,
-                        bool repeats_itself = false) {
-  Result result = once();
-  if (o.repeat > 1 && !repeats_itself) {
-    std::vector<Spectrum> runs;
-    runs.push_back(std::move(result.spectrum));
-    for (unsigned i = 1; i < o.repeat; ++i) {
-      Result again = once();
-      result.warnings.insert(result.warnings.end(), again.warnings.begin(), again.warnings.end());
-      runs.push_back(std::move(again.spectrum));
-    }
-    collect::RepeatedRuns merged = collect::merge_repeated_runs(runs);
-    result.spectrum = std::move(merged.spectrum);
-    flaky = std::move(merged.flaky);
+void run_collect(const CollectCliOptions& o, const Given& given) {
+  collect::CollectRequest request = request_of(o, given);
+  collect::validate(request);
+  // Tests run one per process under the runtime: the probe map is named before they run.
+  if (request.coverage == collect::CoverageKind::runtime && request.probe_map.empty() &&
+      std::holds_alternative<collect::CtestDirectory>(request.source)) {
+    request.probe_map = collect::runtime_probe_map(request);
+    if (!o.quiet) std::cerr << "dlfl: probe map: " << request.probe_map.string() << '\n';
   }
-  const auto env = collect::environment_labels(o.extrinsic_env);
-  const auto params = o.gtest.empty() || !o.gtest_params ? std::map<std::string, std::vector<std::string>>{}
-                                                            : gtest_params(o.gtest);
-  if (!env.empty() || !params.empty())
-    result.spectrum = collect::add_extrinsic_elements(result.spectrum, [&](const TestCase& t) {
-      std::vector<std::string> labels = env;
-      if (const auto it = params.find(t.name); it != params.end()) labels.insert(labels.end(), it->second.begin(), it->second.end());
-      return labels;
-    });
-  auto& s = result.stats;
-  s.elements = result.spectrum.element_count();
-  if (o.repeat > 1) {
-    s.tests = result.spectrum.test_count();
-    s.failing = s.crashed = s.timed_out = 0;
-    for (const TestCase& t : result.spectrum.tests()) {
-      s.failing += t.failed();
-      s.crashed += t.status == TestStatus::crashed;
-      s.timed_out += t.status == TestStatus::timed_out;
-    }
-  }
-  return result;
-}
-
-void print_flaky(const std::vector<std::string>& flaky) {
-  for (const auto& f : flaky) std::cout << "flaky: " << f << '\n';
-}
-
-void run_collect(CollectCliOptions& o) {
-  auto& c = o.collect;
-  const int sources = !o.gtest.empty() + !o.ctest.empty() + !o.tests.empty();
-  if (sources != 1) throw Error("give exactly one test source: --gtest BINARY, --ctest DIR or --tests FILE --cmd CMD");
-  if (!o.tests.empty() && o.command.empty()) throw Error("--tests needs --cmd 'COMMAND {}'");
-  if (o.tests.empty() && !o.command.empty()) throw Error("--cmd goes with --tests FILE");
-  if (o.output.empty() && o.gzoltar.empty()) throw Error("nowhere to write the spectrum: give -o FILE and/or --gzoltar DIR");
-  if (!o.gtest.empty()) {
-    c.source = collect::TestSourceKind::gtest;
-    c.gtest_binary = o.gtest;
-  } else if (!o.ctest.empty()) {
-    c.source = collect::TestSourceKind::ctest;
-    c.ctest_dir = o.ctest;
-  } else {
-    c.source = collect::TestSourceKind::command_template;
-    c.test_list = o.tests;
-    c.command_template = o.command;
-  }
-  const std::string kind = CLI::detail::to_lower(o.coverage);
-  if (c.coverage != collect::CoverageKind::runtime)
-    c.coverage = kind == "gcov"   ? collect::CoverageKind::gcov
-                 : kind == "llvm" ? collect::CoverageKind::llvm
-                                  : collect::CoverageKind::automatic;
-  c.timeout = timeout_of(o);
-  c.interrupt = &g_interrupted;
-  c.crash_handler = CLI::detail::to_lower(o.crash_handler) != "off";
-  if (c.crash_handler) c.crash_dump_library = crash_dump_library();
-  if (!o.shard.empty()) c.shard = collect::parse_shard(o.shard);
-
   const auto style = o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO);
   const auto progress = collect::make_progress(style, std::cerr);
+  request.progress = progress.get();
   g_interrupted = false;
   collect::CollectResult result;
-  std::vector<std::string> flaky;
   {
     InterruptGuard guard;
-    result = collect_repeated<collect::CollectResult>(o, [&] { return collect::collect(c, *progress); }, flaky);
+    result = collect::collect(request);
   }
-  for (const auto& w : result.warnings) warn(w);
-  const auto& s = result.stats;
-  write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, s.timed_out, s.skipped, s.elements, s.seconds,
-                      std::string(collect::coverage_kind_name(s.backend)) + ", " + plural(s.jobs, "job") +
-                          (o.repeat > 1 ? ", " + std::to_string(o.repeat) + " runs" : "")});
-  print_flaky(flaky);
-}
-
-// --runtime: the options of the per-test-process backends that mean nothing here, each
-// with what to do instead. `given` tells whether the user gave an option.
-void check_runtime_options(const CollectCliOptions& o, const std::function<bool(const char*)>& given) {
-  const int sources = !o.gtest.empty() + !o.ctest.empty() + !o.tests.empty() + !o.snapshots.empty();
-  if (sources > 1)
-    throw Error("--runtime takes one of --gtest BINARY, --ctest DIR, --tests FILE --cmd CMD or --snapshot FILE "
-                "(--snapshot reads the snapshot files of a run that already happened)");
-  if (sources == 0)
-    throw Error("--runtime needs --gtest BINARY (built from a `dlfl instrument` tree), --ctest DIR, --tests FILE --cmd "
-                "CMD, or --snapshot FILE (the DLFL_RT_FILE of a run, e.g. under pytest)");
-  if (!o.tests.empty() && o.command.empty()) throw Error("--tests needs --cmd 'COMMAND {}'");
-  if (o.tests.empty() && !o.command.empty()) throw Error("--cmd goes with --tests FILE");
-  if (CLI::detail::to_lower(o.coverage) != "auto")
-    throw Error("--runtime and --coverage " + o.coverage + " exclude each other: the runtime's probes are the coverage");
-  for (const char* option : {"--object", "--gcov", "--llvm-profdata", "--llvm-cov", "--include-system", "--crash-handler"})
-    if (given(option)) throw Error(std::string(option) + " is for gcov/llvm coverage; it does not go with --runtime");
-  if (!o.snapshots.empty()) {
-    // Nothing runs: the options that steer a run have nothing to steer.
-    for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work", "--repeat"})
-      if (given(option))
-        throw Error(std::string(option) + " steers a run of the tests; with --snapshot nothing runs (leave it out)");
-    if (o.probe_map.empty())
-      throw Error("--snapshot needs --probe-map MAP: the dlfl-probes.map `dlfl instrument` wrote for the code that "
-                  "ran");
-  }
-  if (!o.tests.empty() && o.probe_map.empty())
-    throw Error("--runtime --tests needs --probe-map MAP: the dlfl-probes.map of the `dlfl instrument` tree the "
-                "command's programs were built from");
-  // The runtime brackets the tests of one gtest process, which runs them one after another.
-  if (!o.gtest.empty() && o.collect.jobs > 1)
-    throw Error("--runtime --gtest runs the tests one after another in one process; -j " +
-                std::to_string(o.collect.jobs) +
-                " cannot be honoured (leave -j out, or run one process per test with --ctest or --tests/--cmd)");
-  if (o.output.empty() && o.gzoltar.empty()) throw Error("nowhere to write the spectrum: give -o FILE and/or --gzoltar DIR");
-}
-
-// --runtime with --ctest or --tests/--cmd: one process per test, in parallel, each a
-// whole-process test of the runtime (DLFL_RT_TEST); the rest is collect() as for gcov.
-void run_runtime_per_process(CollectCliOptions& o) {
-  o.collect.coverage = collect::CoverageKind::runtime;
-  o.collect.probe_map = o.probe_map;
-  if (o.collect.probe_map.empty()) {
-    o.collect.probe_map = collect::find_probe_map(fs::path(o.ctest) / "CMakeCache.txt");
-    if (o.collect.probe_map.empty())
-      throw Error(o.ctest + ": found no " + instrument::kProbeMapFileName +
-                  " in the build directory, a directory above it or the source directory of its CMake cache: pass "
-                  "the one `dlfl instrument --out DIR` wrote with --probe-map DIR/" +
-                  instrument::kProbeMapFileName);
-    if (!o.quiet) std::cerr << "dlfl: probe map: " << o.collect.probe_map.string() << '\n';
-  }
-  o.coverage = "auto";  // run_collect maps it; the runtime kind is set above
-  run_collect(o);
-}
-
-void run_snapshot_collect(const CollectCliOptions& o) {
-  collect::SnapshotCollectOptions r;
-  r.snapshots.assign(o.snapshots.begin(), o.snapshots.end());
-  r.probe_map = o.probe_map;
-  const auto& c = o.collect;
-  if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.paths = c.paths;
-  if (!o.shard.empty()) r.shard = collect::parse_shard(o.shard);
-  const collect::RuntimeCollectResult result = collect::collect_from_snapshots(r);
-  for (const auto& w : result.warnings) warn(w);
-  const auto& s = result.stats;
-  write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, s.timed_out, s.skipped, s.elements, s.seconds,
-                      "runtime, " + plural(s.processes, "snapshot")});
-}
-
-void run_runtime_collect(const CollectCliOptions& o) {
-  const auto& c = o.collect;
-  collect::RuntimeCollectOptions r;
-  r.gtest_binary = o.gtest;
-  r.probe_map = o.probe_map;
-  if (r.probe_map.empty()) {
-    r.probe_map = collect::find_probe_map(o.gtest);
-    if (r.probe_map.empty())
-      throw Error(o.gtest + ": found no " + instrument::kProbeMapFileName +
-                  " beside the binary, in a directory above it or in the source directory of its CMake build: "
-                  "pass the one `dlfl instrument --out DIR` wrote with --probe-map DIR/" +
-                  instrument::kProbeMapFileName);
-  }
-  r.filter = c.filter;
-  if (!o.shard.empty()) r.shard = collect::parse_shard(o.shard);
-  r.timeout = timeout_of(o);
-  r.repeat = o.repeat;
-  // Elements are named relative to the probe map's root unless --source-root says otherwise;
-  // without either option no filter runs, so the root need not exist any more.
-  if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.paths = c.paths;
-  r.work_dir = c.work_dir;
-  r.keep_work = c.keep_work;
-  r.interrupt = &g_interrupted;
-
-  const auto style = o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO);
-  const auto progress = collect::make_progress(style, std::cerr);
-  r.progress = progress.get();
-  if (o.probe_map.empty()) progress->note("probe map: " + r.probe_map.string());
-  g_interrupted = false;
-  collect::RuntimeCollectResult result;
-  std::vector<std::string> flaky;
-  {
-    InterruptGuard guard;
-    result = collect_repeated<collect::RuntimeCollectResult>(o, [&] { return collect::collect_with_runtime(r); }, flaky,
-                                                             /*repeats_itself=*/true);
-    flaky = result.flaky;
-  }
+  if (std::holds_alternative<collect::PytestRun>(request.source) && o.probe_map.empty() &&
+      !result.probe_map.empty() && !o.quiet)
+    std::cerr << "dlfl: probe map: " << result.probe_map.string() << '\n';
   for (const auto& w : result.warnings) warn(w);
   if (!o.quiet && !result.work_dir.empty())
     std::cerr << "dlfl: kept the snapshot files in " << result.work_dir.string() << '\n';
-  const auto& s = result.stats;
-  write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, s.timed_out, s.skipped, s.elements, s.seconds,
-                      "runtime, " + std::to_string(s.processes) + (s.processes == 1 ? " process" : " processes") +
-                          (o.repeat > 1 ? ", " + std::to_string(o.repeat) + " runs" : "")});
-  print_flaky(flaky);
-}
-
-bool pytest_mode(const CollectCliOptions& o) {
-  return !o.pytest_run.empty() || !o.pytest_report.empty() || !o.coverage_py.empty();
-}
-
-// --pytest-run / --pytest-report / --coverage-py: Python lines, C++ lines (snapshots) and
-// extrinsic elements of one pytest run, joined by node id.
-void run_pytest_collect(const CollectCliOptions& o, const std::function<bool(const char*)>& given) {
-  if (!o.gtest.empty() || !o.ctest.empty() || !o.tests.empty())
-    throw Error("--pytest-run/--pytest-report/--coverage-py read a pytest run; they do not go with --gtest, --ctest or "
-                "--tests");
-  for (const char* option : {"--filter", "--timeout", "--jobs", "--work-dir", "--keep-work", "--object", "--gcov",
-                             "--llvm-profdata", "--llvm-cov", "--include-system", "--repeat", "--extrinsic-env",
-                             "--gtest-params"})
-    if (given(option))
-      throw Error(std::string(option) + " steers a run dlfl starts; a pytest run already happened (the plugin takes "
-                                        "--dlfl-repeat and --dlfl-extrinsic-env)");
-  if (o.output.empty() && o.gzoltar.empty()) throw Error("nowhere to write the spectrum: give -o FILE and/or --gzoltar DIR");
-  collect::PytestRunOptions r;
-  if (!o.pytest_run.empty()) {
-    if (!o.pytest_report.empty()) throw Error("--pytest-run DIR already names DIR/pytest-run.json: leave --pytest-report out");
-    r = collect::pytest_run_directory(o.pytest_run);
-  } else {
-    r.report = o.pytest_report;
-  }
-  r.coverage_json = o.coverage_py;
-  for (const auto& s : o.snapshots) r.runtime.snapshots.emplace_back(s);
-  for (const auto& what : o.leave_out) {
-    if (what == "python") r.python = false;
-    else if (what == "c++") r.cpp = false;
-    else r.extrinsic = false;
-  }
-  if (r.report.empty() && !r.runtime.snapshots.empty() && o.probe_map.empty())
-    throw Error("the run has runtime snapshots (" + r.runtime.snapshots.front().string() +
-                "): give --probe-map MAP, the dlfl-probes.map of the instrumented extension's tree (or --leave-out c++)");
-  r.runtime.probe_map = o.probe_map;
-  const auto& c = o.collect;
-  if (!c.paths.source_root.empty() || !c.paths.excludes.empty()) r.runtime.paths = c.paths;
-  r.python_root = c.paths.source_root;
-  r.python_excludes = c.paths.excludes;
-  const collect::PytestRunResult result = collect::collect_pytest_run(r);
-  if (o.probe_map.empty() && !result.probe_map.empty() && !o.quiet)
-    std::cerr << "dlfl: probe map: " << result.probe_map.string() << '\n';
-  for (const auto& w : result.warnings) warn(w);
-  const auto& s = result.stats;
-  std::string how = "pytest run: " + std::to_string(s.cpp_elements) + " c++, " + std::to_string(s.python_elements) +
-                    " python, " + std::to_string(s.extrinsic_elements) + " extrinsic";
-  if (s.snapshots) how += "; " + plural(s.snapshots, "snapshot");
-  if (s.flaky) how += "; " + std::to_string(s.flaky) + " flaky";
-  write_collected(o, {result.spectrum, s.tests, s.failing, s.crashed, 0, s.skipped, result.spectrum.element_count(),
-                      s.seconds, how});
-  for (const auto& f : result.flaky) std::cout << "flaky: " << f << '\n';
+  write_collected(o, result, how_collected(request, result));
 }
 
 }  // namespace
 
 void add_collect_command(CLI::App& app) {
   auto o = std::make_shared<CollectCliOptions>();
-  auto& c = o->collect;
+  auto& c = o->request;
   auto* cmd = app.add_subcommand(
       "collect",
       "Run a test suite one test per process with per-test coverage (gcov or llvm-cov) and write the line "
@@ -458,11 +281,11 @@ void add_collect_command(CLI::App& app) {
                   "its own; other sources: the whole collection N times (pytest: the plugin's --dlfl-repeat)")
       ->check(CLI::PositiveNumber)
       ->group("Extrinsic and flaky");
-  cmd->add_option("--extrinsic-env", o->extrinsic_env,
+  cmd->add_option("--extrinsic-env", c.extrinsic_env,
                   "Record this environment variable's value as an extrinsic element NAME=value of every test "
                   "(repeatable; compare runs under different values; pytest: the plugin's --dlfl-extrinsic-env)")
       ->group("Extrinsic and flaky");
-  cmd->add_flag("--gtest-params", o->gtest_params,
+  cmd->add_flag("--gtest-params", c.gtest_params,
                 "--gtest: add an extrinsic element per GoogleTest type or value parameter (TypeParam=half, "
                 "GetParam()=4, as --gtest_list_tests prints them), covered by the tests instantiated with it")
       ->group("Extrinsic and flaky");
@@ -477,12 +300,12 @@ void add_collect_command(CLI::App& app) {
                   "auto (default: from the binaries)")
       ->check(CLI::IsMember({"auto", "gcov", "llvm"}, CLI::ignore_case))
       ->group("Coverage");
-  cmd->add_option("--reference-cmd", c.reference_command,
+  cmd->add_option("--reference-cmd", o->reference_command,
                   "With --tests/--cmd: a differential oracle. This command template ({} = the test name) runs the "
                   "reference (original) program once per test; a test passes when the program under test exits with "
                   "the same status and prints the same stdout (crashes and timeouts fail as always)")
       ->group("Oracle");
-  cmd->add_option("--reference-cache", c.reference_cache,
+  cmd->add_option("--reference-cache", o->reference_cache,
                   "With --reference-cmd: keep the reference's results in DIR and reuse them in later runs (e.g. one "
                   "per faulty version); default: this run only")
       ->group("Oracle");
@@ -517,7 +340,7 @@ void add_collect_command(CLI::App& app) {
                 "Keep system headers too (/usr/include, /usr/lib, /usr/local/include, /usr/local/lib, /usr/share)")
       ->group("Elements");
 
-  cmd->add_option("-j,--jobs", c.jobs, "Tests run in parallel (default: hardware threads; --runtime --gtest: one process, 1)")->check(CLI::Range(0u, kMaxJobs));
+  cmd->add_option("-j,--jobs", o->jobs, "Tests run in parallel (default: hardware threads; --runtime --gtest: one process, 1)")->check(CLI::Range(0u, kMaxJobs));
   cmd->add_option("--timeout", o->timeout_s,
                   "Seconds per test before its process group is killed (SIGTERM, SIGKILL 2 s later) and it is recorded "
                   "as timed out; a CTest TIMEOUT property wins; --runtime: SIGKILL, then the binary restarts on the tests "
@@ -531,17 +354,11 @@ void add_collect_command(CLI::App& app) {
   cmd->add_option("--gzoltar", o->gzoltar, "Also write the spectrum as a GZoltar directory")->group("Output");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress display or notes (warnings and the summary stay)")->group("Output");
   cmd->callback([o, cmd] {
-    if (pytest_mode(*o)) return run_pytest_collect(*o, [cmd](const char* option) { return cmd->count(option) > 0; });
-    if (!o->leave_out.empty()) throw Error("--leave-out goes with --pytest-run, --pytest-report or --coverage-py");
-    if (!o->runtime) {
-      if (!o->snapshots.empty()) throw Error("--snapshot goes with --runtime");
-      if (!o->probe_map.empty()) throw Error("--probe-map goes with --runtime");
-      return run_collect(*o);
+    if (!pytest_mode(*o)) {
+      if (!o->leave_out.empty()) throw Error("--leave-out goes with --pytest-run, --pytest-report or --coverage-py");
+      if (!o->runtime && !o->snapshots.empty()) throw Error("--snapshot goes with --runtime");
     }
-    check_runtime_options(*o, [cmd](const char* option) { return cmd->count(option) > 0; });
-    if (!o->snapshots.empty()) return run_snapshot_collect(*o);
-    if (!o->ctest.empty() || !o->tests.empty()) return run_runtime_per_process(*o);
-    run_runtime_collect(*o);
+    run_collect(*o, [cmd](const char* option) { return cmd->count(option) > 0; });
   });
 }
 
