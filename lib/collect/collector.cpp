@@ -10,8 +10,8 @@
 #include "collectors.h"
 #include "dlfl/collect/extrinsic_elements.h"
 #include "dlfl/collect/process.h"
-#include "dlfl/collect/repeated_runs.h"
 #include "dlfl/error.h"
+#include "dlfl/spectrum_union.h"
 
 namespace dlfl::collect {
 namespace {
@@ -71,7 +71,7 @@ CollectResult run_repeated(const CollectRequest& request, const std::function<Co
       result.warnings.insert(result.warnings.end(), again.warnings.begin(), again.warnings.end());
       runs.push_back(std::move(again.spectrum));
     }
-    RepeatedRuns merged = merge_repeated_runs(runs);
+    SpectrumUnion merged = unite_spectra(runs, RunTimeRule::mean);
     result.spectrum = std::move(merged.spectrum);
     result.flaky = std::move(merged.flaky);
   }

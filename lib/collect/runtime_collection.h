@@ -23,10 +23,10 @@
 #include "dlfl/collect/collect_request.h"
 #include "dlfl/collect/collect_result.h"
 #include "dlfl/collect/process.h"
-#include "dlfl/collect/repeated_runs.h"
 #include "dlfl/collect/runtime_messages.h"
 #include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/instrument/probe_map.h"
+#include "dlfl/spectrum_union.h"
 #include "runtime_spectrum.h"
 #include "scratch_directory.h"
 
@@ -79,7 +79,7 @@ class RuntimeCollection {
   // Each test's runs so far; when it has `repeat_` of them (or can run no more) its
   // record joins `records_`.
   struct RunsSoFar {
-    RunTally tally;                     // the runs that were not skipped
+    dlfl::TestRuns tally;               // the runs that were not skipped
     std::vector<std::uint32_t> probes;  // what any of them reached
     unsigned runs = 0;                  // skipped ones included
     bool complete = false;

@@ -110,7 +110,7 @@ void RuntimeCollection::complete(const std::string& name) {
   ++completed_;
   RuntimeTestRecord rec;
   rec.skipped = r.tally.runs() == 0;
-  if (!rec.skipped) rec.test = r.tally.combined();
+  if (!rec.skipped) rec.test = r.tally.joined(RunTimeRule::mean);
   if (r.tally.flaky()) result_.flaky.push_back(r.tally.flaky_label());
   rec.probes = std::move(r.probes);
   if (r_.progress) r_.progress->test_done(rec.test.failed());

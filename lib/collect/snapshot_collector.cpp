@@ -11,6 +11,7 @@
 #include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
+#include "dlfl/spectrum_union.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 #include "runtime_spectrum.h"
 
@@ -24,40 +25,26 @@ namespace fs = std::filesystem;
 bool process_alive(std::int32_t pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM); }
 
 // The runs of one test name (a rerun, or the same name in two processes) as one test: the
-// union of their coverage, failing when every counted run failed, flaky when some did.
-// Skipped runs count only when all runs were skipped.
+// union of their coverage, joined by the rule of spectrum_union.h (runtimes summed: each
+// run took its time). Skipped runs count only when all runs were skipped.
 RuntimeTestRecord merge_runs(std::vector<RuntimeTestRecord> runs, std::vector<std::string>& warnings) {
   if (runs.size() == 1) return std::move(runs.front());
   RuntimeTestRecord merged;
-  const RuntimeTestRecord* first_failing = nullptr;
-  const RuntimeTestRecord* first_counted = nullptr;
-  std::uint32_t counted = 0, failed = 0;
-  std::uint64_t runtime_ns = 0;
+  TestRuns counted;
   for (const auto& run : runs) {
     if (run.skipped) continue;
-    ++counted;
-    runtime_ns += run.test.runtime_ns;
+    counted.add(run.test);
     merged.probes.insert(merged.probes.end(), run.probes.begin(), run.probes.end());
-    if (!first_counted) first_counted = &run;
-    if (run.test.failed()) {
-      ++failed;
-      if (!first_failing) first_failing = &run;
-    }
   }
-  const std::string& name = runs.front().test.name;
-  if (counted == 0) return std::move(runs.front());
-  if (failed == 0)
-    merged.test = TestCase::pass(name);
-  else if (failed == counted)
-    merged.test = TestCase::fail(name, first_failing->test.status);
-  else
-    merged.test = TestCase::flaky(name, failed, counted);
-  if (first_failing) merged.test.message = first_failing->test.message;
-  merged.test.runtime_ns = runtime_ns;
-  warnings.push_back(name + ": ran " + std::to_string(runs.size()) + " times (" + std::to_string(failed) +
-                     " failed" + (counted < runs.size() ? ", " + std::to_string(runs.size() - counted) + " skipped" : "") +
+  if (counted.runs() == 0) return std::move(runs.front());
+  merged.test = counted.joined(RunTimeRule::total);
+  const std::uint32_t failed = counted.failed();
+  warnings.push_back(runs.front().test.name + ": ran " + std::to_string(runs.size()) + " times (" +
+                     std::to_string(failed) + " failed" +
+                     (counted.runs() < runs.size() ? ", " + std::to_string(runs.size() - counted.runs()) + " skipped"
+                                                   : "") +
                      "); recorded once with the coverage of all runs" +
-                     (failed && failed < counted ? ", as flaky" : ""));
+                     (failed && failed < counted.runs() ? ", as flaky" : ""));
   return merged;
 }
 

@@ -6,8 +6,6 @@
 // pass: an output row is the inputs' rows one after the other, test ids shifted.
 #include "dlfl/io/spectrum_merge.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -19,6 +17,7 @@
 #include "dlfl/error.h"
 #include "dlfl/io/atomic_file.h"
 #include "dlfl/io/native_format.h"
+#include "dlfl/spectrum_union.h"
 #include "check_ahead.h"
 #include "merge_checks.h"
 #include "merge_input.h"
@@ -65,25 +64,6 @@ struct ElementUnion {
   }
 };
 
-std::string element_key(const Spectrum& s, std::size_t e) {
-  const ElementRecord& r = s.element(e);
-  std::string key(1, static_cast<char>(r.kind));
-  if (r.kind == ElementKind::extrinsic || (r.file == 0 && r.first_line == 0)) return key + s.element_name(e);
-  key += s.file(e);
-  key += '\0';
-  key += std::to_string(r.first_line);
-  return key;
-}
-
-bool sorted_by_location(const Spectrum& s) {
-  for (std::size_t e = 1; e < s.element_count(); ++e) {
-    const auto& a = s.element(e - 1);
-    const auto& b = s.element(e);
-    if (std::tuple(a.kind, s.file(e - 1), a.first_line) > std::tuple(b.kind, s.file(e), b.first_line)) return false;
-  }
-  return true;
-}
-
 ElementUnion unite_elements(const std::vector<Input>& in) {
   ElementUnion u;
   u.shared_table = true;
@@ -95,43 +75,33 @@ ElementUnion unite_elements(const std::vector<Input>& in) {
     return u;
   }
   u.meets.assign(in.size(), 0);
-  struct Origin {
-    std::size_t input, element;
-  };
   std::unordered_map<std::string, std::uint32_t> index;
-  std::vector<Origin> first_seen;
+  std::vector<std::size_t> first_input;  // per element first met: its input
+  std::vector<ElementOccurrence> first_seen;
   std::vector<std::vector<std::uint32_t>> output_of(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
     const Spectrum& s = in[i].spectrum;
     output_of[i].resize(s.element_count());
     for (std::size_t e = 0; e < s.element_count(); ++e) {
-      auto [it, added] = index.try_emplace(element_key(s, e), static_cast<std::uint32_t>(first_seen.size()));
+      auto [it, added] = index.try_emplace(element_identity(s, e), static_cast<std::uint32_t>(first_seen.size()));
       if (added) {
-        first_seen.push_back({i, e});
+        first_seen.push_back({&s, e});
+        first_input.push_back(i);
       } else {
-        const Origin o = first_seen[it->second];
-        if (o.input != i) u.meets[i] = 1;
-        merge::check_same_element(in, o.input, o.element, i, e);
+        const std::size_t o = first_input[it->second];
+        if (o != i) u.meets[i] = 1;
+        merge::check_same_element(in, o, first_seen[it->second].element, i, e);
       }
       output_of[i][e] = it->second;
     }
   }
-  // Sorted by location when every input is, as collectors write them.
-  std::vector<std::uint32_t> order(first_seen.size());
-  std::iota(order.begin(), order.end(), 0u);
-  if (std::all_of(in.begin(), in.end(), [](const Input& i) { return sorted_by_location(i.spectrum); })) {
-    auto key = [&](std::uint32_t k) {
-      const Spectrum& s = in[first_seen[k].input].spectrum;
-      const auto e = first_seen[k].element;
-      return std::tuple(s.element(e).kind, s.file(e), s.element(e).first_line);
-    };
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
-  }
+  const std::vector<std::uint32_t> order = union_element_order(
+      first_seen, std::all_of(in.begin(), in.end(), [](const Input& i) { return sorted_by_location(i.spectrum); }));
   std::vector<std::uint32_t> position(order.size());
   for (std::size_t p = 0; p < order.size(); ++p) position[order[p]] = static_cast<std::uint32_t>(p);
 
   for (const auto k : order) {
-    const Spectrum& s = in[first_seen[k].input].spectrum;
+    const Spectrum& s = *first_seen[k].spectrum;
     const ElementRecord& r = s.element(first_seen[k].element);
     ElementRecord out = r;
     out.file = u.strings.intern(s.strings()[r.file]);
@@ -161,48 +131,35 @@ struct TestUnion {
   std::size_t shared = 0, flaky_shared = 0;
 };
 
+// Tests met in several inputs are joined by the union rule (spectrum_union.h), their
+// runtimes summed: each input's run took its time.
 TestUnion unite_tests(std::vector<Input>& in) {
   TestUnion u;
   std::unordered_map<std::string, std::uint32_t> index;
-  std::vector<double> weight_sum;
-  std::vector<std::uint32_t> runs;
+  std::vector<TestRuns> runs;
   u.meets.assign(in.size(), 0);
   for (std::size_t i = 0; i < in.size(); ++i) {
     Input& input = in[i];
-    const std::size_t before = u.tests.size();  // tests of earlier inputs have lower ids
-    input.test_base = static_cast<std::uint32_t>(u.tests.size());
+    const std::size_t before = runs.size();  // tests of earlier inputs have lower ids
+    input.test_base = static_cast<std::uint32_t>(runs.size());
     auto& map = u.output_of.emplace_back();
     for (const TestCase& t : input.spectrum.tests()) {
-      auto [it, added] = index.try_emplace(t.name, static_cast<std::uint32_t>(u.tests.size()));
+      auto [it, added] = index.try_emplace(t.name, static_cast<std::uint32_t>(runs.size()));
       map.push_back(it->second);
       if (added) {
-        u.tests.push_back(t);
-        weight_sum.push_back(t.failure_weight);
-        runs.push_back(1);
+        runs.emplace_back().add(t);
         continue;
       }
       u.disjoint = false;
       if (it->second < before) u.meets[i] = 1;
-      TestCase& m = u.tests[it->second];
-      // The first failing run tells why it failed.
-      if (weight_sum[it->second] == 0.0 && t.failed()) m.status = t.status, m.message = t.message;
-      weight_sum[it->second] += t.failure_weight;
-      ++runs[it->second];
-      m.runtime_ns += t.runtime_ns;
+      runs[it->second].add(t);
     }
   }
-  for (std::size_t t = 0; t < u.tests.size(); ++t) {
-    if (runs[t] == 1) continue;
-    ++u.shared;
-    TestCase& m = u.tests[t];
-    m.failure_weight = std::clamp(weight_sum[t] / runs[t], 0.0, 1.0);
-    if (m.failure_weight > 0.0 && m.failure_weight < 1.0) {
-      m.status = TestStatus::flaky;
-      ++u.flaky_shared;
-    } else if (m.failure_weight == 0.0) {
-      m.status = TestStatus::passed;
-      m.message.clear();
-    }
+  u.tests.reserve(runs.size());
+  for (auto& r : runs) {
+    u.shared += r.runs() > 1;
+    u.flaky_shared += r.flaky();
+    u.tests.push_back(std::move(r).joined(RunTimeRule::total));
   }
   return u;
 }
@@ -327,30 +284,17 @@ FailingRows copy_failing_rows(const std::vector<Input>& in, const ElementUnion& 
   return f;
 }
 
-// A temporary native file next to `output` for outputs in other formats; removed with
-// the object.
-class TempNative {
- public:
-  explicit TempNative(const fs::path& output) {
-    const fs::path parent = output.has_parent_path() ? output.parent_path() : fs::path(".");
-    // Appended piece by piece: g++ 12 -O3 warns (-Wrestrict, a false positive) on the
-    // chain of operator+ once this is inlined.
-    std::string name = ".";
-    name += output.filename().string();
-    name += ".merge-";
-    name += std::to_string(::getpid());
-    name += ".dlfl";
-    path_ = parent / name;
-  }
-  ~TempNative() {
-    std::error_code ec;
-    fs::remove(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+// Where a merge into another format than native puts its native image first: a hidden
+// name beside `output`, written through an AtomicFile that is never committed.
+fs::path native_beside(const fs::path& output) {
+  const fs::path parent = output.has_parent_path() ? output.parent_path() : fs::path(".");
+  // Appended piece by piece: g++ 12 -O3 warns (-Wrestrict, a false positive) on the
+  // chain of operator+ once this is inlined.
+  std::string name = ".";
+  name += output.filename().string();
+  name += ".merge.dlfl";
+  return parent / name;
+}
 
 // Everything known of the output before its image is written.
 struct MergePlan {
@@ -527,22 +471,26 @@ void write_image(std::ostream& out, std::vector<Input>& in, MergePlan& p, Stream
   image.finish();
 }
 
-MergeStats merge_to_native(std::vector<Input>& in, const fs::path& output, const MergeOptions& options) {
+// Writes the merged native image into `file`, an AtomicFile for `target` created once the
+// plan stands (a bad input is reported before an unwritable output), and finishes it:
+// the image is complete under its temp_path(), for the caller to commit or read back.
+MergeStats merge_to_native(std::vector<Input>& in, const fs::path& target, const MergeOptions& options,
+                           std::optional<AtomicFile>& file) {
   MergePlan plan = unite(in, options);
   StreamedInputs checks(in, plan.elements.shared_table);
   std::vector<std::uint32_t> row;
   lay_out_rows(in, plan, checks, row);
 
-  AtomicFile file(output);
+  file.emplace(target);
   try {
-    write_image(file.stream(), in, plan, checks, row);
+    write_image(file->stream(), in, plan, checks, row);
   } catch (const Error&) {
-    // A failed stream is reported by commit() with errno; a logic error propagates.
-    if (file.stream()) throw;
+    // A failed stream is reported by finish() with errno; a logic error propagates.
+    if (file->stream()) throw;
   }
-  // The output appears only when every input passed every check.
+  // The output is complete only when every input passed every check.
   checks.finish();
-  file.commit();
+  file->finish();
 
   MergeStats stats;
   stats.inputs = in.size();
@@ -564,13 +512,18 @@ MergeStats merge_spectra(std::span<const fs::path> inputs, const fs::path& outpu
   // Native inputs are mapped and checked as they are merged; their pages are dropped once
   // merged.
   std::vector<Input> in = merge::read_inputs(inputs);
-  if (format == SpectrumFormat::native) return merge_to_native(in, output, options);
-  // Other formats hold the whole spectrum in memory anyway: merge into a native file
-  // beside the output, then convert it.
-  const TempNative temp(output);
-  const MergeStats stats = merge_to_native(in, temp.path(), options);
+  std::optional<AtomicFile> file;
+  if (format == SpectrumFormat::native) {
+    const MergeStats stats = merge_to_native(in, output, options, file);
+    file->commit();
+    return stats;
+  }
+  // Other formats hold the whole spectrum in memory anyway: merge into a native temporary
+  // beside the output, then convert it. The temporary is io's (AtomicFile): removed with
+  // `file`, on a signal, or by a later run once a killed process is gone.
+  const MergeStats stats = merge_to_native(in, native_beside(output), options, file);
   in.clear();
-  write_spectrum(read_native(temp.path()), output, format);
+  write_spectrum(read_native(file->temp_path()), output, format);
   return stats;
 }
 
