@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 
 int main(int argc, char** argv) {
   if (argc != 4) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 #include "synthetic_spectrum.h"
 
 namespace {

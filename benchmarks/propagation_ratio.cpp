@@ -19,7 +19,7 @@
 #include "dlfl/formula.h"
 #include "dlfl/graph/call_graph_cache.h"
 #include "dlfl/graph/call_graph_format.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 #include "dlfl/graph/propagation.h"
 #include "dlfl/ranking.h"
 #include "dlfl/scoring.h"

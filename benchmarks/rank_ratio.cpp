@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "dlfl/formula.h"
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 #include "dlfl/ranking.h"
 #include "dlfl/scoring.h"
 

@@ -1,5 +1,5 @@
 // coverage.py JSON reports with per-test contexts (`dlfl collect --pytest`, `dlfl convert`).
-#include "dlfl/io/coverage_py_json.h"
+#include "dlfl/formats/coverage_py_json.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,5 +1,5 @@
 // GZoltar 1.7+ text layout: spectra.csv, matrix.txt, tests.csv (three parts of the input).
-#include "dlfl/io/gzoltar_format.h"
+#include "dlfl/formats/gzoltar_format.h"
 #include "fuzz_support.h"
 #include "spectrum_exercise.h"
 

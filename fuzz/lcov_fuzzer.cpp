@@ -1,6 +1,6 @@
 // lcov tracefiles with per-test sections as a spectrum (`dlfl convert x.info`): the trace
 // and its sidecar t.tests.csv (two parts of the input).
-#include "dlfl/io/lcov_format.h"
+#include "dlfl/formats/lcov_format.h"
 #include "fuzz_support.h"
 #include "spectrum_exercise.h"
 

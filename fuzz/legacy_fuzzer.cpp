@@ -1,5 +1,5 @@
 // GZoltar's legacy pair: matrix and spectra (two parts of the input).
-#include "dlfl/io/legacy_format.h"
+#include "dlfl/formats/legacy_format.h"
 #include "fuzz_support.h"
 #include "spectrum_exercise.h"
 

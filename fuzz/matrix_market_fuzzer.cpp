@@ -1,5 +1,5 @@
 // Matrix Market coverage: NAME.mtx, NAME.tests.csv, NAME.elements.csv (three parts).
-#include "dlfl/io/matrix_market_format.h"
+#include "dlfl/formats/matrix_market_format.h"
 #include "fuzz_support.h"
 #include "spectrum_exercise.h"
 

@@ -1,6 +1,6 @@
 // dlfl's native spectrum. The checksum is not verified, or almost every mutation would
 // stop there: what is fuzzed is the structural validation behind it, which runs always.
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 #include "fuzz_support.h"
 #include "spectrum_exercise.h"
 

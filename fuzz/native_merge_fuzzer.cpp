@@ -8,8 +8,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "dlfl/io/native_format.h"
-#include "dlfl/io/spectrum_merge.h"
+#include "dlfl/formats/native_format.h"
+#include "dlfl/formats/spectrum_merge.h"
 #include "fuzz_support.h"
 #include "spectrum_exercise.h"
 

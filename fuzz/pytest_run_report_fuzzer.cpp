@@ -1,5 +1,5 @@
 // The run report python/dlfl_pytest writes (pytest-run.json).
-#include "dlfl/io/pytest_run_report.h"
+#include "dlfl/formats/pytest_run_report.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,6 @@
 // Ranking files: dlfl's CSV and JSON, GZoltar's `name;suspiciousness_value`, and the
 // format detection. The first byte picks the reader (so every seed reaches every one).
-#include "dlfl/io/ranking_reader.h"
+#include "dlfl/formats/ranking_reader.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -9,7 +9,7 @@
 
 #include "dlfl/coverage.h"
 #include "dlfl/formula.h"
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 #include "dlfl/ranking.h"
 #include "dlfl/scoring.h"
 #include "dlfl/spectrum.h"

@@ -7,7 +7,8 @@
 # A layer is a folder of include/dlfl/ and lib/ (include/dlfl/*.h is core); what each may
 # include mirrors the target_link_libraries of lib/*/CMakeLists.txt (public and private),
 # closed transitively:
-#   core < io < eval, graph < localize;  io < collect, mutate;  graph < instrument;
+#   core < files < formats;  core < report;  files < eval, graph < localize;
+#   formats < collect;  files < mutate;  graph < instrument;
 #   everything < bench < tools (the CLI, which may include every layer).
 # A new folder of include/dlfl/ or lib/ must be given its place here: the check fails on
 # a folder it does not know.
@@ -16,13 +17,15 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 
 declare -A deps=(
   [core]=""
-  [io]="core"
-  [eval]="io"
-  [graph]="io"
+  [files]="core"
+  [formats]="files"
+  [report]="core"
+  [eval]="files"
+  [graph]="files"
   [localize]="graph"
   [instrument]="graph"
-  [collect]="io instrument"
-  [mutate]="io instrument"
+  [collect]="formats instrument"
+  [mutate]="files instrument"
   [bench]="eval graph localize collect mutate instrument"
   [runtime]=""
 )

@@ -4,17 +4,17 @@
 # then those unit tests under the sanitizers. Any sanitizer report fails the run.
 # Usage: scripts/sanitize.sh [--fuzzers-only] [BUILD_DIR]
 #   --fuzzers-only        configure and build the harnesses only, run nothing (scripts/fuzz.sh)
-#   DLFL_SANITIZE_TESTS   ctest regex of what runs (default: the core, io, eval and graph
-#                         unit tests)
+#   DLFL_SANITIZE_TESTS   ctest regex of what runs (default: the core, files, formats,
+#                         report, eval and graph unit tests)
 # Prints how long the build and the tests took (CI time, docs/reliability.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-targets=(dlfl_core_tests dlfl_io_tests dlfl_eval_tests dlfl_graph_tests dlfl_fuzzers)
+targets=(dlfl_core_tests dlfl_files_tests dlfl_formats_tests dlfl_report_tests dlfl_eval_tests dlfl_graph_tests dlfl_fuzzers)
 fuzzers_only=0
 if [ "${1:-}" = --fuzzers-only ]; then fuzzers_only=1; targets=(dlfl_fuzzers); shift; fi
 build=${1:-$root/build-sanitize}
 "$root/scripts/install-deps.sh"
-tests=${DLFL_SANITIZE_TESTS:-'^dlfl_(core|io|eval|graph)_tests\.'}
+tests=${DLFL_SANITIZE_TESTS:-'^dlfl_(core|files|formats|report|eval|graph)_tests\.'}
 start=$(date +%s)
 # No libTooling (the instrumenter and the mutant finder): the sanitizers cover the
 # libraries that read input; Clang's own code is not ours to check, and building it

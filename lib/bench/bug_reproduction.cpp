@@ -13,7 +13,7 @@
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
 #include "dlfl/instrument/probe_map.h"
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 #include "dlfl/spectrum_subset.h"
 
 namespace dlfl::bench {

@@ -12,7 +12,7 @@
 #include "dlfl/bench/results_store.h"
 #include "dlfl/bench/work_tree.h"
 #include "dlfl/error.h"
-#include "dlfl/io/atomic_file.h"
+#include "dlfl/files/atomic_file.h"
 
 namespace dlfl::bench {
 namespace {

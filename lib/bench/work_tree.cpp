@@ -5,8 +5,8 @@
 
 #include "dlfl/error.h"
 #include "dlfl/eval/bugset_names.h"
-#include "dlfl/io/atomic_file.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/atomic_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::bench {
 

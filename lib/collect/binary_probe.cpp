@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "dlfl/error.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::collect {
 namespace {

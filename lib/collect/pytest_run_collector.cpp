@@ -33,9 +33,9 @@
 #include "dlfl/collect/probe_map_lookup.h"
 #include "dlfl/collect/python_functions.h"
 #include "dlfl/error.h"
-#include "dlfl/io/coverage_py_json.h"
-#include "dlfl/io/pytest_run_report.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/formats/coverage_py_json.h"
+#include "dlfl/formats/pytest_run_report.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::collect {
 namespace {

@@ -14,7 +14,7 @@
 #include "collectors.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 #include "dlfl_rt/dlfl_rt_messages.h"
 #include "runtime_collection.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "dlfl/error.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 #include "dlfl_rt/dlfl_rt.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 

@@ -8,7 +8,7 @@
 
 #include "dlfl/collect/process.h"
 #include "dlfl/error.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::collect {
 namespace {

@@ -10,7 +10,7 @@
 #include "dlfl/error.h"
 #include "dlfl/eval/bugset_names.h"
 #include "dlfl/eval/unified_diff.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::eval {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "dlfl/csv_field.h"
 #include "dlfl/error.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::eval::detail {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::eval::detail {
 

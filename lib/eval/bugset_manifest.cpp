@@ -11,7 +11,7 @@
 #include "bugscpp_json.h"
 #include "dlfl/error.h"
 #include "dlfl/eval/bugset_names.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::eval {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "dlfl/error.h"
 #include "dlfl/graph/call_graph_format.h"
-#include "dlfl/io/atomic_file.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/atomic_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::graph {
 namespace {

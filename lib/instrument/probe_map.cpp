@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "dlfl/error.h"
-#include "dlfl/io/text_file.h"  // kMaxFieldBytes only: this library links no dlfl_io
+#include "dlfl/files/text_file.h"  // kMaxFieldBytes only: this library links no dlfl_files
 
 namespace dlfl::instrument {
 namespace {
@@ -54,7 +54,7 @@ Fields split_tabs(std::string_view line) {
 }
 
 // The file's bytes, read whole (then cut into lines in place: getline per line was most of
-// the read) into a buffer sized from fstat. This library links no dlfl_io, so the checks of
+// the read) into a buffer sized from fstat. This library links no dlfl_files, so the checks of
 // io::InputFile are repeated here: opened non-blocking and refused unless a regular file,
 // before any read, so that a FIFO cannot hang the read and /dev/zero cannot fill memory.
 std::string read_whole(const std::filesystem::path& path, const std::string& name) {

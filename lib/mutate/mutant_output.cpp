@@ -10,8 +10,8 @@
 #include <type_traits>
 
 #include "dlfl/error.h"
-#include "dlfl/io/atomic_file.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/atomic_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::mutate {
 namespace {

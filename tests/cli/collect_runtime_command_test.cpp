@@ -15,7 +15,7 @@
 #include <set>
 
 #include "cli_runner.h"
-#include "dlfl/io/spectrum_formats.h"
+#include "dlfl/formats/spectrum_formats.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 #include "../support/spectrum_canonical.h"
 #include "../support/spectrum_lines.h"

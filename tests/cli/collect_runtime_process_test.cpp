@@ -11,7 +11,7 @@
 #include <set>
 
 #include "cli_runner.h"
-#include "dlfl/io/spectrum_formats.h"
+#include "dlfl/formats/spectrum_formats.h"
 #include "../support/have_program.h"
 #include "../support/spectrum_lines.h"
 

@@ -10,8 +10,8 @@
 
 #include "../support/have_program.h"
 #include "cli_runner.h"
-#include "dlfl/io/native_format.h"
-#include "dlfl/io/ranking_reader.h"
+#include "dlfl/formats/native_format.h"
+#include "dlfl/formats/ranking_reader.h"
 #include "dlfl/spectrum.h"
 
 namespace dlfl::testing {

@@ -12,7 +12,7 @@
 
 #include "../support/have_program.h"
 #include "cli_runner.h"
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 #include "dlfl/spectrum.h"
 
 namespace dlfl::testing {

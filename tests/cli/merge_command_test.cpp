@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.h"
-#include "dlfl/io/native_format.h"
-#include "dlfl/io/spectrum_formats.h"
+#include "dlfl/formats/native_format.h"
+#include "dlfl/formats/spectrum_formats.h"
 
 namespace dlfl::testing {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include "cli_runner.h"
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 
 namespace dlfl::testing {
 namespace {
@@ -140,7 +140,7 @@ TEST_F(Reliability, StaleTemporariesOfDeadProcessesAreRemovedByTheNextWrite) {
 TEST_F(Reliability, SignalsAtAnyMomentOfARankLeaveNoTemporary) {
   // Signals at staggered moments of `rank -o` (before, while and after writing); the
   // deterministic version, a signal with the temporary surely open, is in
-  // tests/io/atomic_file_test.cpp.
+  // tests/files/atomic_file_test.cpp.
   const std::string example = source_path("examples/spectra/softmax");
   for (int trial = 0; trial < 20; ++trial) {
     const pid_t pid = ::fork();

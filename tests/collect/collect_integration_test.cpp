@@ -8,7 +8,7 @@
 
 #include "collect_test_support.h"
 #include "dlfl/collect/binary_probe.h"
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 
 namespace dlfl::testing {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "../support/spectrum_canonical.h"
 #include "collect_test_support.h"
-#include "dlfl/io/native_format.h"
+#include "dlfl/formats/native_format.h"
 
 namespace dlfl::testing {
 namespace {

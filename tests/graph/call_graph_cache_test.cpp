@@ -16,7 +16,7 @@
 #include "dlfl/error.h"
 #include "dlfl/graph/call_graph_format.h"
 #include "dlfl/graph/function_join.h"
-#include "dlfl/io/text_file.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::graph {
 namespace {

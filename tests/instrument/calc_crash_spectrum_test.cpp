@@ -32,7 +32,7 @@
 #include <utility>
 
 #include "calc_build.h"
-#include "dlfl/io/spectrum_formats.h"
+#include "dlfl/formats/spectrum_formats.h"
 
 namespace {
 

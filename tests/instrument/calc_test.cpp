@@ -13,7 +13,7 @@
 #include <regex>
 
 #include "dlfl/instrument/probe_map.h"
-#include "dlfl/io/spectrum_formats.h"
+#include "dlfl/formats/spectrum_formats.h"
 #include "calc_build.h"
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include <set>
 
-#include "dlfl/io/spectrum_formats.h"
+#include "dlfl/formats/spectrum_formats.h"
 #include "instrument_test_support.h"
 
 namespace {

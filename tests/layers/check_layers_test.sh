@@ -11,12 +11,12 @@ failures=0
 # tree NAME: a small tree whose layers include what they may.
 tree() {
   local t=$tmp/$1
-  mkdir -p "$t"/include/dlfl/{io,eval,bench} "$t"/lib/{core,io,eval,graph}
-  printf '#include <vector>\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/io/reader.h"
-  printf '#include "dlfl/io/reader.h"\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/eval/metrics.h"
-  printf '#include "dlfl/eval/metrics.h"\n#include "dlfl/io/reader.h"\n' > "$t/include/dlfl/bench/run.h"
+  mkdir -p "$t"/include/dlfl/{files,eval,bench} "$t"/lib/{core,formats,eval,graph}
+  printf '#include <vector>\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/files/reader.h"
+  printf '#include "dlfl/files/reader.h"\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/eval/metrics.h"
+  printf '#include "dlfl/eval/metrics.h"\n#include "dlfl/files/reader.h"\n' > "$t/include/dlfl/bench/run.h"
   printf '#include "local.h"\n' > "$t/lib/core/spectrum.cpp"
-  printf '#include "../core/popcnt.h"\n#include "dlfl/io/reader.h"\n' > "$t/lib/graph/walk.cpp"
+  printf '#include "../core/popcnt.h"\n#include "dlfl/files/reader.h"\n' > "$t/lib/graph/walk.cpp"
   echo "$t"
 }
 
@@ -40,8 +40,8 @@ tree clean > /dev/null
 expect clean 0
 
 t=$(tree upward)
-printf '#include <string>\n#include "dlfl/eval/metrics.h"\n' > "$t/include/dlfl/io/reader.h"
-expect upward 1 "include/dlfl/io/reader.h:2: io includes dlfl/eval/metrics.h (layer eval)"
+printf '#include <string>\n#include "dlfl/eval/metrics.h"\n' > "$t/include/dlfl/files/reader.h"
+expect upward 1 "include/dlfl/files/reader.h:2: files includes dlfl/eval/metrics.h (layer eval)"
 
 t=$(tree core_up)
 printf '#include "dlfl/bench/run.h"\n' > "$t/include/dlfl/spectrum.h"
@@ -51,9 +51,14 @@ t=$(tree sibling)
 printf '#include "dlfl/graph/walk.h"\n' > "$t/lib/eval/metrics.cpp"
 expect sibling 1 "lib/eval/metrics.cpp:1: eval includes dlfl/graph/walk.h (layer graph)"
 
+t=$(tree report_formats)
+mkdir -p "$t/lib/report"
+printf '#include "dlfl/formats/ranking_reader.h"\n' > "$t/lib/report/ranking_writer.cpp"
+expect report_formats 1 "lib/report/ranking_writer.cpp:1: report includes dlfl/formats/ranking_reader.h (layer formats)"
+
 t=$(tree relative)
-printf '#include "../bench/steps.h"\n' > "$t/lib/io/native.cpp"
-expect relative 1 "lib/io/native.cpp:1: io includes ../bench/steps.h (layer bench)"
+printf '#include "../bench/steps.h"\n' > "$t/lib/formats/native.cpp"
+expect relative 1 "lib/formats/native.cpp:1: formats includes ../bench/steps.h (layer bench)"
 
 t=$(tree unknown)
 mkdir -p "$t/lib/newthing"

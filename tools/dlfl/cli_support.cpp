@@ -9,7 +9,7 @@
 #include "dlfl/bench/bench_runner.h"
 #include "dlfl/collect/process.h"
 #include "dlfl/error.h"
-#include "dlfl/io/atomic_file.h"
+#include "dlfl/files/atomic_file.h"
 #include "dlfl/printable.h"
 
 namespace dlfl::cli {

@@ -17,8 +17,8 @@
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/progress.h"
 #include "dlfl/error.h"
-#include "dlfl/io/gzoltar_format.h"
-#include "dlfl/io/spectrum_formats.h"
+#include "dlfl/formats/gzoltar_format.h"
+#include "dlfl/formats/spectrum_formats.h"
 #include "runtime_layout.h"
 
 namespace dlfl::cli {

@@ -3,7 +3,7 @@
 
 #include "cli_support.h"
 #include "commands.h"
-#include "dlfl/io/spectrum_formats.h"
+#include "dlfl/formats/spectrum_formats.h"
 
 namespace dlfl::cli {
 namespace {

@@ -13,7 +13,7 @@
 #include "dlfl/eval/evaluation_report.h"
 #include "dlfl/eval/ground_truth.h"
 #include "dlfl/eval/metrics.h"
-#include "dlfl/io/ranking_reader.h"
+#include "dlfl/formats/ranking_reader.h"
 
 namespace dlfl::cli {
 namespace {

@@ -9,7 +9,7 @@
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
-#include "dlfl/io/atomic_file.h"
+#include "dlfl/files/atomic_file.h"
 
 namespace {
 

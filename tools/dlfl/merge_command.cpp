@@ -4,7 +4,7 @@
 
 #include "cli_support.h"
 #include "commands.h"
-#include "dlfl/io/spectrum_merge.h"
+#include "dlfl/formats/spectrum_merge.h"
 
 namespace dlfl::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dlfl/io/pytest_run_report.h"
+#include "dlfl/formats/pytest_run_report.h"
 
 namespace dlfl::collect {
 

@@ -1,7 +1,7 @@
 // Uses the installed dlfl library: build a spectrum, write and re-read it, rank it.
 #include <dlfl/counts.h>
 #include <dlfl/formula.h>
-#include <dlfl/io/native_format.h>
+#include <dlfl/formats/native_format.h>
 #include <dlfl/ranking.h>
 #include <dlfl/spectrum.h>
 
