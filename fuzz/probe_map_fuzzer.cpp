@@ -2,7 +2,7 @@
 // that sizes its tables from them (issue #14: a declared count of 4294967295 probes),
 // fed one failing test that reached every site's probe and one past the last probe id,
 // and the spectrum it builds run through rank and convert.
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "fuzz_support.h"
 #include "runtime_spectrum.h"
 #include "spectrum_exercise.h"

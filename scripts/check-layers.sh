@@ -8,7 +8,8 @@
 # include mirrors the target_link_libraries of lib/*/CMakeLists.txt (public and private),
 # closed transitively:
 #   core < files < formats;  core < report;  files < eval, graph < localize;
-#   formats < collect;  files < mutate;  graph < instrument;
+#   files < probe_map;  formats, probe_map < collect;  graph, probe_map < instrument;
+#   files, instrument < mutate;
 #   everything < bench < tools (the CLI, which may include every layer).
 # A new folder of include/dlfl/ or lib/ must be given its place here: the check fails on
 # a folder it does not know.
@@ -23,8 +24,9 @@ declare -A deps=(
   [eval]="files"
   [graph]="files"
   [localize]="graph"
-  [instrument]="graph"
-  [collect]="formats instrument"
+  [probe_map]="files"
+  [instrument]="graph probe_map"
+  [collect]="formats probe_map"
   [mutate]="files instrument"
   [bench]="eval graph localize collect mutate instrument"
   [runtime]=""

@@ -12,7 +12,7 @@
 #include "dlfl/bench/work_tree.h"
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "dlfl/formats/native_format.h"
 #include "dlfl/spectrum_subset.h"
 

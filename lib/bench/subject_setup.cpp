@@ -10,7 +10,7 @@
 
 #include "dlfl/error.h"
 #include "dlfl/graph/call_graph_format.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "dlfl/mutate/mutant_output.h"
 #include "dlfl/mutate/operators.h"
 #include "dlfl/mutate/sampling.h"

@@ -6,7 +6,7 @@
 
 #include "dlfl/collect/probe_map_lookup.h"
 #include "dlfl/error.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 
 namespace dlfl::collect {
 namespace {

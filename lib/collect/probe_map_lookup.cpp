@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 
 namespace dlfl::collect {
 namespace {

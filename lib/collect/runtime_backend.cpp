@@ -7,7 +7,7 @@
 #include "dlfl/collect/coverage_backend.h"
 #include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/error.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "runtime_spectrum.h"
 
 namespace dlfl::collect {

@@ -25,7 +25,7 @@
 #include "dlfl/collect/process.h"
 #include "dlfl/collect/runtime_messages.h"
 #include "dlfl/collect/runtime_snapshot.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "dlfl/spectrum_union.h"
 #include "runtime_spectrum.h"
 #include "scratch_directory.h"

@@ -14,7 +14,7 @@
 #include "dlfl/collect/path_filter.h"
 #include "dlfl/collect/collect_result.h"
 #include "dlfl/collect/runtime_snapshot.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "dlfl/spectrum.h"
 
 namespace dlfl::collect {

@@ -10,7 +10,7 @@
 #include "collectors.h"
 #include "dlfl/collect/runtime_snapshot.h"
 #include "dlfl/error.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "dlfl/spectrum_union.h"
 #include "dlfl_rt/dlfl_rt_file.h"
 #include "runtime_spectrum.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dlfl/instrument/instrumenter.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 
 namespace dlfl::instrument::detail {
 

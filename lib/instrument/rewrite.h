@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "probe_plan.h"
 
 namespace dlfl::instrument::detail {

@@ -12,7 +12,7 @@
 #include <optional>
 #include <regex>
 
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "dlfl/formats/spectrum_formats.h"
 #include "calc_build.h"
 

@@ -7,7 +7,7 @@
 
 #include "dlfl/graph/call_graph_format.h"
 #include "dlfl/instrument/instrumenter.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "instrument_test_support.h"
 
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "dlfl/collect/runtime_snapshot.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "../support/have_program.h"
 #include "../support/test_files.h"
 

@@ -27,7 +27,7 @@
 #include <iostream>
 
 #include "dlfl/collect/collector.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "tensorlite_build.h"
 
 namespace {

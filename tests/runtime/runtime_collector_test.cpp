@@ -15,7 +15,7 @@
 
 #include "dlfl/collect/collector.h"
 #include "dlfl/error.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "../support/spectrum_lines.h"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <set>
 
 #include "dlfl/error.h"
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 #include "../support/spectrum_lines.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // Reads and writes the probe map text format (see probe_map.h).
-#include "dlfl/instrument/probe_map.h"
+#include "dlfl/probe_map/probe_map.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
