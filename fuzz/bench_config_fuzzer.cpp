@@ -1,5 +1,5 @@
 // Benchmark files for `dlfl bench` (subjects, formulas, top N, jobs).
-#include "dlfl/bench/bench_config.h"
+#include "dlfl/lab/bench/bench_config.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

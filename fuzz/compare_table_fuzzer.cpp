@@ -1,6 +1,6 @@
 // Result tables for `dlfl compare` (dlfl eval's CSV, Jahan et al.'s tables); the first
 // byte picks header handling and a filter, so both paths of the reader are reached.
-#include "dlfl/eval/compare_table.h"
+#include "dlfl/lab/eval/compare_table.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

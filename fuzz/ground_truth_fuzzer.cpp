@@ -1,5 +1,5 @@
 // Ground-truth files (`file:line` a line) for `dlfl eval --truth`.
-#include "dlfl/eval/ground_truth.h"
+#include "dlfl/lab/eval/ground_truth.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

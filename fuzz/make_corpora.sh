@@ -60,7 +60,7 @@ cp "$root/benchmarks/default-bench.json" "$corpus/bench_config/default"
 printf '{"subjects":[{"subject":"a.json","max":3,"seed":0}],"formulas":["ochiai"],"top_n":[1,5],"jobs":2}' \
   >"$corpus/bench_config/small"
 i=0
-for s in "$root"/examples/*/dlfl-subject.json "$root"/tests/bench/fixture/dlfl-subject.json; do
+for s in "$root"/examples/*/dlfl-subject.json "$root"/tests/lab/bench/fixture/dlfl-subject.json; do
   cp "$s" "$corpus/subject/$i.json"; i=$((i + 1))
 done
 

@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "dlfl/bench/work_tree.h"
-#include "dlfl/eval/bugset_manifest.h"
-#include "dlfl/eval/bugset_names.h"
+#include "dlfl/lab/bench/work_tree.h"
+#include "dlfl/lab/eval/bugset_manifest.h"
+#include "dlfl/lab/eval/bugset_names.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,5 +1,5 @@
 // Mutant manifests (`dlfl mutate`'s mutants.jsonl, read back by `dlfl bench`).
-#include "dlfl/mutate/mutant_output.h"
+#include "dlfl/lab/mutate/mutant_output.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,5 +1,5 @@
 // Subject files for `dlfl bench` (commands with placeholders, timeouts, mutate scope).
-#include "dlfl/bench/subject.h"
+#include "dlfl/lab/bench/subject.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -3,7 +3,7 @@
 // BLIA's RR/AP-only tables, output formats and errors.
 //
 // Expected values are computed outside dlfl from the raw CSVs, with scipy 1.10:
-//   /usr/bin/python3 tests/eval/reference/make_compare_reference.py ../shared/bugsets/jahan2025
+//   /usr/bin/python3 tests/lab/eval/reference/make_compare_reference.py ../shared/bugsets/jahan2025
 // and, for one technique, with awk alone (BLUiR on the DL table: n, Top@1, Top@10, MRR):
 //   cd ../shared/bugsets/jahan2025 && awk -F, '$4=="bluir"{n++; if($6==1)t1++;
 //     if($6>=1&&$6<=10)t10++; s+=$7} END{printf "%d %.12g %.12g %.12g\n", n, t1/n, t10/n, s/n}'

@@ -11,12 +11,13 @@ failures=0
 # tree NAME: a small tree whose layers include what they may.
 tree() {
   local t=$tmp/$1
-  mkdir -p "$t"/include/dlfl/{files,eval,bench} "$t"/lib/{core,formats,eval,graph}
+  mkdir -p "$t"/include/dlfl/{files,lab/eval,lab/bench} "$t"/lib/{core,formats,graph,lab/eval,lab/bench}
   printf '#include <vector>\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/files/reader.h"
-  printf '#include "dlfl/files/reader.h"\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/eval/metrics.h"
-  printf '#include "dlfl/eval/metrics.h"\n#include "dlfl/files/reader.h"\n' > "$t/include/dlfl/bench/run.h"
+  printf '#include "dlfl/files/reader.h"\n#include "dlfl/spectrum.h"\n' > "$t/include/dlfl/lab/eval/metrics.h"
+  printf '#include "dlfl/lab/eval/metrics.h"\n#include "dlfl/files/reader.h"\n' > "$t/include/dlfl/lab/bench/run.h"
   printf '#include "local.h"\n' > "$t/lib/core/spectrum.cpp"
   printf '#include "../core/popcnt.h"\n#include "dlfl/files/reader.h"\n' > "$t/lib/graph/walk.cpp"
+  printf '#include "../eval/labels.h"\n#include "../../graph/walk.h"\n' > "$t/lib/lab/bench/runner.cpp"
   echo "$t"
 }
 
@@ -40,16 +41,16 @@ tree clean > /dev/null
 expect clean 0
 
 t=$(tree upward)
-printf '#include <string>\n#include "dlfl/eval/metrics.h"\n' > "$t/include/dlfl/files/reader.h"
-expect upward 1 "include/dlfl/files/reader.h:2: files includes dlfl/eval/metrics.h (layer eval)"
+printf '#include <string>\n#include "dlfl/lab/eval/metrics.h"\n' > "$t/include/dlfl/files/reader.h"
+expect upward 1 "include/dlfl/files/reader.h:2: files includes dlfl/lab/eval/metrics.h (layer lab/eval)"
 
 t=$(tree core_up)
-printf '#include "dlfl/bench/run.h"\n' > "$t/include/dlfl/spectrum.h"
-expect core_up 1 "include/dlfl/spectrum.h:1: core includes dlfl/bench/run.h (layer bench)"
+printf '#include "dlfl/lab/bench/run.h"\n' > "$t/include/dlfl/spectrum.h"
+expect core_up 1 "include/dlfl/spectrum.h:1: core includes dlfl/lab/bench/run.h (layer lab/bench)"
 
 t=$(tree sibling)
-printf '#include "dlfl/graph/walk.h"\n' > "$t/lib/eval/metrics.cpp"
-expect sibling 1 "lib/eval/metrics.cpp:1: eval includes dlfl/graph/walk.h (layer graph)"
+printf '#include "dlfl/graph/walk.h"\n' > "$t/lib/lab/eval/metrics.cpp"
+expect sibling 1 "lib/lab/eval/metrics.cpp:1: lab/eval includes dlfl/graph/walk.h (layer graph)"
 
 t=$(tree report_formats)
 mkdir -p "$t/lib/report"
@@ -57,11 +58,19 @@ printf '#include "dlfl/formats/ranking_reader.h"\n' > "$t/lib/report/ranking_wri
 expect report_formats 1 "lib/report/ranking_writer.cpp:1: report includes dlfl/formats/ranking_reader.h (layer formats)"
 
 t=$(tree relative)
-printf '#include "../bench/steps.h"\n' > "$t/lib/formats/native.cpp"
-expect relative 1 "lib/formats/native.cpp:1: formats includes ../bench/steps.h (layer bench)"
+printf '#include "../lab/bench/steps.h"\n' > "$t/lib/formats/native.cpp"
+expect relative 1 "lib/formats/native.cpp:1: formats includes ../lab/bench/steps.h (layer lab/bench)"
+
+t=$(tree relative_lab)
+printf '#include "../bench/steps.h"\n' > "$t/lib/lab/eval/metrics.cpp"
+expect relative_lab 1 "lib/lab/eval/metrics.cpp:1: lab/eval includes ../bench/steps.h (layer lab/bench)"
 
 t=$(tree unknown)
 mkdir -p "$t/lib/newthing"
 expect unknown 1 "lib/newthing/: a layer scripts/check-layers.sh does not know"
+
+t=$(tree unknown_lab)
+mkdir -p "$t/include/dlfl/lab/newthing"
+expect unknown_lab 1 "include/dlfl/lab/newthing/: a layer scripts/check-layers.sh does not know"
 
 exit $((failures > 0))

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "dlfl/bench/bench_runner.h"
+#include "dlfl/lab/bench/bench_runner.h"
 #include "dlfl/collect/process.h"
 #include "dlfl/error.h"
 #include "dlfl/files/atomic_file.h"

@@ -1,0 +1,124 @@
+// One fault through the pipeline: seed it into a work tree, build incrementally, run the
+// tests with per-test coverage, keep it only when a test that passes on the original now
+// fails, rank the lines with every formula, evaluate against the mutated lines, restore.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dlfl/lab/bench/build_runner.h"
+#include "dlfl/lab/bench/fault_record.h"
+#include "dlfl/lab/bench/subject.h"
+#include "dlfl/lab/bench/work_tree.h"
+#include "dlfl/lab/eval/ground_truth.h"
+#include "dlfl/lab/eval/metrics.h"
+#include "dlfl/formula.h"
+#include "dlfl/graph/call_graph.h"
+#include "dlfl/lab/mutate/mutant.h"
+#include "dlfl/spectrum.h"
+
+namespace dlfl::bench {
+
+// What every fault of one subject shares. Owned by the caller; read-only during a run.
+struct FaultContext {
+  const Subject* subject = nullptr;
+  std::filesystem::path pristine;   // the unmutated tree the work trees copy (its files are read)
+  std::filesystem::path probe_map;  // runtime backend: the tree's dlfl-probes.map
+  // `dlfl bugset reproduce` with the runtime backend: the argv that runs `dlfl instrument`
+  // (e.g. {"/usr/bin/dlfl", "instrument"}), to which the build and tree are appended.
+  std::vector<std::string> instrument_command;
+  // Values of {cflags}, {ldflags}, {launcher} (subject.h); {source}, {build} and {jobs}
+  // are set per command.
+  std::map<std::string, std::string> vars;
+  std::vector<std::string> build_env;  // "NAME=VALUE" for configure and build commands
+  std::vector<Formula> formulas;
+  // Evaluated for every formula after the plain ranking, each as a result named
+  // `FORMULA+TECHNIQUE`: "block" (rank_command's --granularity block: a block counts as
+  // one element), "prfl" and "neighbors" (call-graph propagation, functions then lines;
+  // need call_graph), "flitsr" (multi-fault ranking) and "block-flitsr" (FLITSR over
+  // block elements, evaluated as blocks).
+  std::vector<std::string> techniques;
+  std::shared_ptr<const graph::CallGraph> call_graph;  // the instrumented tree's; null = none
+  std::vector<std::uint64_t> top_n{1, 3, 5, 10};
+  // Metric conventions of the evaluation (eval/metrics.h); `executable` is not offered
+  // (the program size would have to be given).
+  eval::ExamBase exam_base = eval::ExamBase::instrumented;
+  eval::TopNRule top_n_rule = eval::TopNRule::expected;
+  std::set<std::string> baseline_failing;  // tests failing on the unmutated subject
+  // GoogleTest filter of the runs: the subject's, minus the tests failing unmutated (a
+  // test that fails for every fault would count as a failure in every spectrum).
+  std::string test_filter;
+  unsigned test_jobs = 1;  // tests run at once by the gcov/llvm backends
+  const std::atomic<bool>* interrupt = nullptr;
+};
+
+// The test binary a subject names (`test_binary`, relative to the build directory): that
+// file when it exists; else, and for a glob (`*`, `**`, `?`: mutate/glob.h), the one
+// executable file of the build tree that matches (by file name when no glob). Throws
+// dlfl::Error when none or several match.
+std::filesystem::path find_test_binary(const std::filesystem::path& build, const std::string& pattern);
+
+// Puts the subject's build habits into the context, once its backend's {cflags} are set:
+// extra_cflags appended to {cflags}, {cmake_args} (each argument quoted), and the
+// url_map as git configuration in build_env (download_detection.h).
+void apply_build_habits(FaultContext& c);
+
+// Whether `name` is a technique FaultContext::techniques accepts.
+bool is_bench_technique(std::string_view name) noexcept;
+
+// The spectrum of one build of a work tree and which tests failed.
+struct TreeSpectrum {
+  Spectrum spectrum;
+  std::set<std::string> failing;
+};
+
+// Runs the tree's test binary (no test_binary: the CTest tests of its build) with the
+// subject's backend. `cancel` stops it (then
+// dlfl::Error is thrown). Throws dlfl::Error when the binary cannot be run or read.
+TreeSpectrum collect_tree(const FaultContext& context, const WorkTree& tree, const std::atomic<bool>* cancel);
+
+// Runs `command` (a subject template) for the tree; {jobs} = `jobs`.
+CommandOutcome run_tree_command(const FaultContext& context, const WorkTree& tree, const std::string& command,
+                                unsigned jobs, const std::atomic<bool>* cancel);
+
+// Marks `record` discarded for `reason` with its `detail` and the seconds since `start`,
+// and sends "KEY: REASON: DETAIL" to `log` when there is a detail (the progress line
+// names the fault and reason already). Returns the record.
+FaultRecord discarded(FaultRecord record, const std::string& reason, const std::string& detail,
+                      std::chrono::steady_clock::time_point start, const std::function<void(const std::string&)>& log);
+
+// Ranks the spectrum with each formula of the context and evaluates each ranking at line
+// level against `faults` (not empty), in the context's formula order, then each formula with
+// each of the context's techniques (technique_results.h).
+std::vector<FormulaResult> evaluate_formulas(const FaultContext& context, const Spectrum& spectrum,
+                                             const std::vector<eval::GroundTruthItem>& faults);
+
+// The whole pipeline for one mutant in one work tree (whose files must be pristine; they
+// are again on return). Discards are records with kept = false and a reason: "not
+// placeable" (the edit cannot be located in the instrumented copy), "build fails",
+// "build timeout", "no test fails", "every test fails", "test timeout" (the tests ran
+// longer than the subject's fault timeout), "tests fail to run" (the collector gave up).
+// Throws dlfl::Error on an interrupt and on errors that are not the fault's doing
+// (unwritable tree, unreadable probe map). `log` receives a line with the details of a
+// discard that has some (the compiler's error, the timeout); it may be empty.
+FaultRecord run_fault(const FaultContext& context, const WorkTree& tree, const mutate::Mutant& mutant,
+                      const std::function<void(const std::string&)>& log);
+
+// The same for several mutants seeded together (a multi-fault combination,
+// fault_combinations.h; no two overlap in one file): the record's fault, operator and
+// bug type join the members' with '+', file/line/function are the first member's, and
+// the ground truth is every member's faulty lines, listed in `faulty` as "file:LINE"
+// when there is more than one member. A member that cannot be placed discards the whole.
+FaultRecord run_faults(const FaultContext& context, const WorkTree& tree,
+                       std::span<const mutate::Mutant* const> mutants,
+                       const std::function<void(const std::string&)>& log);
+
+}  // namespace dlfl::bench

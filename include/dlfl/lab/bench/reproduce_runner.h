@@ -1,0 +1,73 @@
+// reproduce_bugs(): `dlfl bugset reproduce`: the selected bugs of a manifest checked
+// against the user's clones, then reproduced one per worker (bug_reproduction.h),
+// recorded as they finish in the resumable store of `dlfl bench` (results.jsonl), and
+// written out as its per-bug CSV, discarded list and summary.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dlfl/lab/bench/bench_progress.h"
+#include "dlfl/lab/bench/fault_record.h"
+
+namespace dlfl::bench {
+
+inline constexpr std::string_view kReproduceConfigFileName = "reproduce-config.json";
+
+struct ReproduceOptions {
+  std::filesystem::path manifest;     // `dlfl bugset import` output
+  std::vector<std::string> bug_ids;   // the bugs; when empty, every bug of `project`
+  std::string project;                // "owner+repo"
+  std::filesystem::path repos;        // the clones (GitClone::find)
+  std::filesystem::path recipe;       // empty: the generic CMake recipe (subject.h)
+  // Recipes of single projects (project -> file), before `recipe`. A project's recipe may
+  // change between runs in one output directory: finished bugs keep the results of the
+  // recipe they ran under (each record names it; OUT/recipes/PROJECT-DIGEST.json).
+  std::map<std::string, std::filesystem::path> project_recipes;
+  bool retry_discarded = false;  // run the selected bugs an earlier run discarded again
+  // The runtime backend (a recipe's "backend": "runtime"): {cflags}/{ldflags} of builds
+  // with dlfl's runtime (`dlfl config --cflags`, `--libs --gtest`) and the argv that runs
+  // `dlfl instrument`.
+  std::string runtime_cflags, runtime_ldflags;
+  std::vector<std::string> instrument_command;
+  std::filesystem::path out_dir;
+  std::filesystem::path work_dir;     // work trees and builds; default out_dir/work
+  unsigned jobs = 1;                  // bugs at once (each with its own work tree)
+  unsigned build_jobs = 0;            // {jobs} of a build and tests at once; 0: cores / jobs
+  std::vector<std::string> formulas{"ochiai", "dstar2", "tarantula", "barinel"};
+  std::vector<std::uint64_t> top_n{1, 3, 5, 10};
+  std::size_t limit = 0;  // stop after this many newly finished bugs (0: no limit)
+  const std::atomic<bool>* interrupt = nullptr;
+  BenchProgress* progress = nullptr;
+  std::function<void(std::string_view)> log;   // per-bug notes (tests brought in, discards)
+  std::function<void(std::string_view)> warn;  // shown even when quiet (a clone of other remotes)
+};
+
+struct ReproduceResult {
+  std::vector<FaultRecord> records;  // every bug stored in the output directory
+  std::size_t selected = 0;          // bugs asked for
+  std::size_t resumed = 0;           // of which finished by an earlier run
+  std::size_t retried = 0;           // of which discarded by an earlier run and run again
+  std::size_t pending = 0;           // not finished (interrupt or limit)
+  bool interrupted = false;
+  double seconds = 0;
+};
+
+// Checks everything before changing anything (no output directory, no work tree): throws
+// dlfl::Error for an unreadable manifest or recipe, an unknown formula, a bug id not in
+// the manifest, a project without bugs, no clone of a bug's project under `repos`, and a
+// fix commit missing from the clone (a clone of other remotes that holds the fix is used,
+// with a warning; each record names its clone). Then
+// also for results of another configuration in `out_dir` (manifest, recipe, formulas or
+// top N) and errors that are not a bug's doing. The clones' work tree registrations are
+// removed again whatever happens; the user's checkouts are never touched.
+ReproduceResult reproduce_bugs(const ReproduceOptions& options);
+
+}  // namespace dlfl::bench

@@ -1,0 +1,267 @@
+// One real bug from checkout to evaluation (include/dlfl/lab/bench/bug_reproduction.h).
+#include "dlfl/lab/bench/bug_reproduction.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "dlfl/lab/bench/bugscpp_reproduction.h"
+#include "dlfl/lab/bench/download_detection.h"
+#include "dlfl/lab/bench/step_log.h"
+#include "dlfl/lab/bench/watchdog.h"
+#include "dlfl/lab/bench/work_tree.h"
+#include "dlfl/collect/shell_quoting.h"
+#include "dlfl/error.h"
+#include "dlfl/probe_map/probe_map.h"
+#include "dlfl/formats/native_format.h"
+#include "dlfl/spectrum_subset.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string joined(const std::vector<std::string>& items, std::size_t limit = 10) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < limit; ++i) out += (i ? ", " : "") + items[i];
+  if (items.size() > limit) out += ", ... (" + std::to_string(items.size() - limit) + " more)";
+  return out;
+}
+
+// A GoogleTest-style filter selecting exactly these tests, or "" (run all) when a name
+// holds a character the filter syntax reads as an operator.
+std::string filter_for(const std::set<std::string>& names) {
+  std::string filter;
+  for (const auto& name : names) {
+    if (name.find_first_of(":-*?") != std::string::npos) return "";
+    filter += (filter.empty() ? "" : ":") + name;
+  }
+  return filter;
+}
+
+}  // namespace
+
+void keep_spectrum(const BugPlan& plan, const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth) {
+  if (plan.spectrum_dir.empty()) return;
+  fs::create_directories(plan.spectrum_dir);
+  io::write_native(spectrum, plan.spectrum_dir / (plan.bug->id + ".dlfl"));
+  std::string lines;
+  for (const auto& item : truth) lines += eval::to_string(item) + "\n";
+  write_text(plan.spectrum_dir / (plan.bug->id + ".truth"), lines);
+}
+
+namespace {
+
+std::string group_of(const eval::BugReport& bug) {
+  if (bug.bugscpp) return "traditional";  // BugsC++: the non-DL side of a comparison
+  if (!bug.labels) return "unlabelled";
+  const auto& extrinsic = bug.labels->agreed.extrinsic;
+  if (!extrinsic) return "disputed";
+  return *extrinsic ? "extrinsic" : "intrinsic";
+}
+
+std::string bug_type_of(const eval::BugReport& bug) {
+  if (bug.bugscpp) return "traditional";
+  if (!bug.labels) return "unlabelled";
+  const auto& agreed = bug.labels->agreed;
+  if (!agreed.dl_bug_type.empty()) return agreed.dl_bug_type;
+  if (agreed.dl_bug == false) return "not DL";
+  return "disputed";
+}
+
+}  // namespace
+
+FaultRecord describe_bug(const BugPlan& plan) {
+  const eval::BugReport& bug = *plan.bug;
+  FaultRecord r;
+  r.subject = bug.project;
+  // The store's key is subject#fault: the bug's id when it is project#number.
+  r.fault = bug.id.starts_with(bug.project + "#") ? bug.id.substr(bug.project.size() + 1) : bug.id;
+  r.kind = bug.category.empty() ? "unknown" : bug.category;
+  r.group = group_of(bug);
+  r.bug_type = bug_type_of(bug);
+  if (plan.clone) r.clone = plan.clone->dir().string();
+  r.recipe = plan.recipe_digest;
+  r.attempt = plan.attempt;
+  for (const auto& item : plan.candidacy.native_truth) r.faulty.push_back(eval::to_string(item));
+  if (!plan.candidacy.native_truth.empty()) {
+    const auto& first = plan.candidacy.native_truth.front();
+    r.file = first.file;
+    r.line = r.end_line = first.line;
+    r.function = first.function;
+  }
+  return r;
+}
+
+FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const BugPlan& plan,
+                          const std::function<void(const std::string&)>& log) {
+  if (plan.bug->bugscpp) return reproduce_bugscpp_bug(c, tree, plan, log);
+  const auto start = std::chrono::steady_clock::now();
+  FaultRecord r = describe_bug(plan);
+  auto discard = [&](const std::string& reason, const std::string& detail) {
+    return r = discarded(std::move(r), reason, detail, start, log);
+  };
+  auto interrupted = [&] { return c.interrupt && c.interrupt->load(); };
+  const Subject& recipe = *c.subject;
+  const eval::BugCandidacy& candidacy = plan.candidacy;
+  if (!candidacy.native_change())
+    return discard("no C/C++ change", "the fix changes no C/C++/CUDA line outside the tests");
+
+  // The buggy version: the parent, with the test files as the fix left them.
+  if (const GitResult r0 = check_out_clean(*plan.clone, tree.source, plan.parent); !r0.ok)
+    return discard("checkout failed", "checking out the parent " + plan.parent.substr(0, 12) + ": " + r0.what);
+  if (!candidacy.test_files.empty()) {
+    std::vector<std::string> args{"checkout", plan.fix, "--"};
+    args.insert(args.end(), candidacy.test_files.begin(), candidacy.test_files.end());
+    if (const GitResult g = run_git(tree.source, args); !g.ok)
+      return discard("checkout failed", "bringing in the fix's test files: " + g.what);
+  }
+  for (const auto& file : candidacy.deleted_test_files) {
+    fs::path path;
+    try {
+      path = path_inside(tree.source, file, "a test file the fix deletes");
+    } catch (const Error& e) {
+      return discard("unsafe path", e.what());
+    }
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+  r.fix_tests = candidacy.test_files;
+  if (log && candidacy.tests_touched())
+    log(r.key() + ": test files of the fix brought into the buggy version (Defects4J convention): " +
+        joined(candidacy.test_files) +
+        (candidacy.deleted_test_files.empty() ? "" : "; removed: " + joined(candidacy.deleted_test_files)));
+
+  // Submodules: fetched (through the recipe's url_map, if any) after each checkout.
+  const auto update_submodules = [&](const std::string& version) -> std::optional<FaultRecord> {
+    if (!fs::exists(tree.source / ".gitmodules")) return std::nullopt;
+    const GitResult g = run_git(tree.source, {"submodule", "update", "--init", "--recursive"}, c.build_env);
+    keep_log(plan.log_dir, version + "-submodules.log", g.out + "\n" + g.what + "\n");
+    if (g.ok) return std::nullopt;
+    std::string urls;
+    for (const auto& url : configure_time_urls(tree.source)) urls += (urls.empty() ? "" : ", ") + url;
+    return discard("configure-time download", "the submodules of the " + version + " version: " + g.what +
+                                                   "; it needs " + urls + " (map each to a local clone with the recipe's \"url_map\")");
+  };
+  // One configure or build command; its output is kept, a failure discards the bug.
+  const auto step = [&](const FaultContext& context, const WorkTree& where, const std::string& command,
+                        const std::string& version, const std::string& log_name,
+                        bool configuring) -> std::optional<FaultRecord> {
+    const CommandOutcome outcome = run_tree_command(context, where, command, c.test_jobs, c.interrupt);
+    if (interrupted()) throw Error("interrupted");
+    keep_log(plan.log_dir, version + "-" + log_name + ".log", outcome.output);
+    if (outcome.ok) return std::nullopt;
+    r.tail = output_tail(outcome.output);
+    const std::string summary =
+        std::string(configuring ? "configuring" : "building") + " the " + version + " version: " + failure_summary(outcome);
+    if (outcome.timed_out) return discard("timeout", summary);
+    if (const std::string urls = download_urls(outcome.output, tree.source); configuring && !urls.empty())
+      return discard("configure-time download",
+                     summary + "; it downloads " + urls + " (map each to a local clone with the recipe's \"url_map\")");
+    return discard("build failed", summary);
+  };
+
+  // The runtime backend builds and runs an instrumented copy of the checkout (`dlfl
+  // instrument` over a plain build's compilation database): one run of the test binary
+  // per version instead of one gcov run per test.
+  const bool runtime = recipe.backend == Backend::runtime;
+  const WorkTree plain{tree.source, tree.build.parent_path() / "build-plain"};
+  const WorkTree instrumented{tree.build.parent_path() / "instrumented", tree.build};
+  const WorkTree& built = runtime ? instrumented : tree;
+  FaultContext plain_context = c;
+  plain_context.vars["cflags"] = recipe.extra_cflags;
+  plain_context.vars["ldflags"] = "";
+  FaultContext run_context = c;
+  if (runtime) run_context.probe_map = instrumented.source / instrument::kProbeMapFileName;
+  const auto instrument = [&](const std::string& version) -> std::optional<FaultRecord> {
+    std::error_code ec;
+    fs::remove_all(instrumented.source, ec);  // files the fix deleted must not stay behind
+    std::vector<std::string> argv = c.instrument_command;
+    for (const std::string& arg : {std::string("-p"), plain.build.string(), std::string("-o"), instrumented.source.string(),
+                                   std::string("--root"), tree.source.string(), std::string("-j"),
+                                   std::to_string(c.test_jobs), std::string("--allow-errors"), std::string("-q")})
+      argv.push_back(arg);
+    for (const auto& pattern : recipe.instrument_exclude) argv.insert(argv.end(), {"-x", pattern});
+    std::string command;
+    for (const auto& arg : argv) command += (command.empty() ? "" : " ") + collect::shell_quote(arg);
+    const CommandOutcome outcome =
+        run_command(command, tree.build.parent_path(), c.build_env, recipe.build_timeout, c.interrupt);
+    if (interrupted()) throw Error("interrupted");
+    keep_log(plan.log_dir, version + "-instrument.log", outcome.output);
+    if (outcome.ok) return std::nullopt;
+    r.tail = output_tail(outcome.output);
+    return discard(outcome.timed_out ? "timeout" : "build failed",
+                   "instrumenting the " + version + " version: " + failure_summary(outcome));
+  };
+
+  const auto build = [&](const std::string& version, bool configure) -> std::optional<FaultRecord> {
+    if (auto d = update_submodules(version)) return d;
+    if (runtime) {
+      if (auto d = step(plain_context, plain, recipe.configure, version, "plain-configure", true)) return d;
+      if (auto d = instrument(version)) return d;
+    }
+    if (configure)
+      if (auto d = step(c, built, recipe.configure, version, "configure", true)) return d;
+    return step(c, built, recipe.build, version, "build", false);
+  };
+  const auto run_tests = [&](const FaultContext& context, const std::string& version, TreeSpectrum& out)
+      -> std::optional<FaultRecord> {
+    Watchdog watchdog(recipe.fault_timeout, c.interrupt);
+    try {
+      out = collect_tree(context, built, watchdog.flag());
+    } catch (const Error& e) {
+      if (interrupted()) throw Error("interrupted");
+      keep_log(plan.log_dir, version + "-tests.log", std::string(e.what()) + "\n");
+      if (watchdog.expired())
+        return discard("timeout", "the tests of the " + version + " version ran longer than " +
+                                      std::to_string(recipe.fault_timeout.count()) + " s");
+      return discard("tests fail to run", "the " + version + " version: " + e.what());
+    }
+    return std::nullopt;
+  };
+
+  if (auto d = build("buggy", true)) return *d;
+  TreeSpectrum buggy;
+  if (auto d = run_tests(run_context, "buggy", buggy)) return *d;
+  r.tests = buggy.spectrum.test_count();
+  if (buggy.failing.empty())
+    return discard("no fail-to-pass test",
+                   "no test fails on the buggy version (" + std::to_string(buggy.spectrum.test_count()) + " tests)");
+
+  // The fixed version: the fix itself; only the tests failing on the buggy one matter.
+  if (const GitResult g = run_git(tree.source, {"checkout", "--force", "--quiet", "--detach", plan.fix}); !g.ok)
+    return discard("checkout failed", "checking out the fix: " + g.what);
+  if (auto d = build("fixed", false)) return *d;
+  FaultContext fixed_context = run_context;
+  fixed_context.test_filter = filter_for(buggy.failing);
+  TreeSpectrum fixed;
+  if (auto d = run_tests(fixed_context, "fixed", fixed)) return *d;
+  std::set<std::string> passing_fixed;
+  for (const auto& test : fixed.spectrum.tests())
+    if (!test.failed()) passing_fixed.insert(test.name);
+  std::set<std::string> fail_to_pass;
+  for (const auto& name : buggy.failing)
+    if (passing_fixed.contains(name)) fail_to_pass.insert(name);
+  if (fail_to_pass.empty())
+    return discard("no fail-to-pass test",
+                   std::to_string(buggy.failing.size()) + " tests fail on the buggy version and none passes on the fixed one: " +
+                       joined({buggy.failing.begin(), buggy.failing.end()}, 5));
+
+  // Spectrum: the code outside the tests; the tests passing on the buggy version and the
+  // fail-to-pass ones (a test failing on both versions fails for another reason).
+  const Spectrum& all = buggy.spectrum;
+  const Spectrum spectrum = subset(
+      all, [&](std::size_t e) { return !eval::is_test_path(all.file(e)); },
+      [&](std::size_t t) { return !all.tests()[t].failed() || fail_to_pass.contains(all.tests()[t].name); });
+  r.tests = spectrum.test_count();
+  r.failing = fail_to_pass.size();
+  r.elements = spectrum.element_count();
+  r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
+  r.results = evaluate_formulas(c, spectrum, candidacy.native_truth);
+  keep_spectrum(plan, spectrum, candidacy.native_truth);
+  r.kept = true;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace dlfl::bench

@@ -1,0 +1,59 @@
+// Shell commands of a subject (include/dlfl/lab/bench/build_runner.h), on top of the
+// collector's process runner.
+#include "dlfl/lab/bench/build_runner.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "dlfl/collect/process.h"
+
+namespace dlfl::bench {
+
+CommandOutcome run_command(const std::string& command, const std::filesystem::path& cwd,
+                           const std::vector<std::string>& env, std::chrono::seconds timeout,
+                           const std::atomic<bool>* cancel) {
+  collect::ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", command};
+  spec.cwd = cwd;
+  spec.env_set = env;
+  spec.timeout = timeout;
+  spec.merge_stderr = true;
+  spec.stdout_limit = 16 * 1024;
+  const collect::ProcessResult r = collect::run_process(spec, cancel);
+  CommandOutcome out;
+  out.ok = r.ok();
+  out.timed_out = r.end == collect::ProcessEnd::timed_out;
+  out.cancelled = r.end == collect::ProcessEnd::cancelled;
+  out.how = collect::describe_end(r, timeout);
+  out.output = r.out;
+  out.seconds = std::chrono::duration<double>(r.wall).count();
+  return out;
+}
+
+std::string failure_summary(const CommandOutcome& outcome) {
+  const std::string& out = outcome.output;
+  std::size_t at = out.rfind("error:");
+  std::string line;
+  if (at == std::string::npos) {
+    at = out.find_last_not_of("\r\n");
+    if (at == std::string::npos) return outcome.how;
+  }
+  const std::size_t begin = out.rfind('\n', at);
+  const std::size_t end = out.find_first_of("\r\n", at);
+  line = out.substr(begin == std::string::npos ? 0 : begin + 1,
+                    end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
+  if (line.size() > 300) line.resize(300);
+  return outcome.how + (line.empty() ? "" : "; " + line);
+}
+
+bool ccache_on_path() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && ::access((std::filesystem::path(dir) / "ccache").c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+}  // namespace dlfl::bench

@@ -1,0 +1,49 @@
+// Ground truth from a faulty version's diff (include/dlfl/lab/bench/version_truth.h).
+#include "dlfl/lab/bench/version_truth.h"
+
+#include <algorithm>
+
+#include "dlfl/error.h"
+#include "dlfl/lab/eval/unified_diff.h"
+
+namespace dlfl::bench {
+std::vector<DiffHunk> parse_diff_hunks(std::string_view diff, const std::string& source) {
+  std::vector<DiffHunk> hunks;
+  std::size_t line_number = 0;
+  for (std::size_t begin = 0; begin < diff.size();) {
+    const std::size_t end = std::min(diff.find('\n', begin), diff.size());
+    std::string_view line = diff.substr(begin, end - begin);
+    begin = end + 1;
+    ++line_number;
+    if (!line.starts_with("@@ ")) continue;
+    const std::optional<eval::HunkRanges> ranges = eval::parse_hunk_header(line);
+    if (!ranges) throw Error(source, line_number, "malformed hunk header (expected '@@ -a,b +c,d @@')");
+    const DiffHunk h{ranges->old_start, ranges->old_count, ranges->new_start, ranges->new_count};
+    hunks.push_back(h);
+  }
+  return hunks;
+}
+
+std::vector<std::uint32_t> faulty_version_lines(std::span<const DiffHunk> hunks,
+                                                std::span<const std::uint32_t> executable) {
+  std::vector<std::uint32_t> out;
+  for (const DiffHunk& h : hunks) {
+    // The version's changed lines are [first, last]; a deletion has none and sits after
+    // new_start (0: before the first line).
+    const std::uint32_t first = h.new_count ? h.new_start : h.new_start + 1;
+    const std::uint32_t last = h.new_count ? h.new_start + h.new_count - 1 : h.new_start;
+    const auto lo = std::lower_bound(executable.begin(), executable.end(), first);
+    const auto hi = std::upper_bound(executable.begin(), executable.end(), last);
+    if (h.new_count && lo < hi) {
+      out.insert(out.end(), lo, hi);
+      continue;
+    }
+    if (lo != executable.begin()) out.push_back(*(lo - 1));  // nearest above
+    if (hi != executable.end()) out.push_back(*hi);          // nearest below
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace dlfl::bench

@@ -1,0 +1,138 @@
+// `dlfl bugset import bugscpp` and `dlfl bugset reproduce` on BugsC++ defects, end to end
+// through the CLI, on a fixture in BugsC++'s layout (bugscpp_fixture/make_fixture.sh: a
+// tiny C project with a plain Makefile whose test program runs the check named by line
+// DPP_TEST_INDEX of an extra file): one defect reproduced and ranked, one whose failing
+// case is not the one meta.json lists, discarded with the cases that differ.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+
+#include "../../cli/cli_runner.h"
+#include "dlfl/lab/bench/results_store.h"
+#include "dlfl/lab/eval/bugset_manifest.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using dlfl::testing::run_dlfl;
+using dlfl::testing::RunResult;
+using dlfl::testing::slurp;
+
+std::string shell(const std::string& command) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  return out;
+}
+
+class BugsCppReproduce : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string make = "sh " + (fs::path(DLFL_BUGSCPP_FIXTURE) / "make_fixture.sh").string() + " " +
+                             fixture().string() + " >/dev/null 2>&1";
+    ASSERT_EQ(std::system(make.c_str()), 0) << make;
+  }
+  fs::path fixture() const { return dir_ / "fixture"; }
+  fs::path clones() const { return fixture() / "clones"; }
+  std::string git(const std::string& args) const {
+    return shell("git -C " + (clones() / "ministr").string() + " " + args);
+  }
+  std::string clone_state() const {
+    return git("status --porcelain --untracked-files=all") + git("rev-parse HEAD") + git("worktree list --porcelain");
+  }
+
+  dlfl::testing::TempDir dir_{"bugscpp"};
+};
+
+TEST_F(BugsCppReproduce, ImportsTheTaxonomyAndReproducesOneDefectDiscardingTheMismatch) {
+  const fs::path manifest = dir_ / "bugscpp.jsonl";
+  const RunResult imported = run_dlfl("bugset import bugscpp " + fixture().string() + " -o " + manifest.string());
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_THAT(imported.err, HasSubstr("imported 2 BugsC++ defects"));
+  const std::vector<eval::BugReport> bugs = eval::read_manifest(manifest);
+  ASSERT_EQ(bugs.size(), 2u);
+  EXPECT_EQ(bugs[0].id, "ministr#1");
+  EXPECT_EQ(bugs[1].id, "ministr#2");
+  EXPECT_EQ(bugs[0].fix_commit, git("rev-parse HEAD~1").substr(0, 40));
+  EXPECT_EQ(bugs[1].fix_commit, git("rev-parse HEAD").substr(0, 40));
+  // Ground truth: the line the buggy patch writes, which the fix deletes.
+  ASSERT_EQ(bugs[0].files.size(), 1u);
+  EXPECT_EQ(bugs[0].files[0].old_name, "src/mathx.c");
+  EXPECT_THAT(bugs[0].files[0].deleted_lines, ElementsAre(7u));
+  EXPECT_THAT(bugs[0].files[0].added_lines, ElementsAre(7u));
+  EXPECT_THAT(bugs[1].files.at(0).deleted_lines, ElementsAre(13u));
+  ASSERT_TRUE(bugs[0].bugscpp);
+  EXPECT_THAT(bugs[0].bugscpp->cases, ElementsAre(2u));
+  EXPECT_EQ(bugs[0].bugscpp->common_patch.path, "0001-common.patch");
+  EXPECT_EQ(bugs[0].bugscpp->extra_files.at(0).path, ".dpp/test_list");
+
+  const std::string before = clone_state();
+  const fs::path out = dir_ / "out";
+  const RunResult run = run_dlfl("bugset reproduce " + manifest.string() + " --project ministr --repos " +
+                                 clones().string() + " -o " + out.string() + " -q --build-jobs 2");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("dlfl bugset reproduce: 2 bugs, 1 kept, 1 discarded"));
+  std::map<std::string, FaultRecord> records;
+  {
+    const ResultsStore store(out / std::string(kResultsFileName));
+    for (const auto& r : store.records()) records[r.key()] = r;
+  }
+  ASSERT_EQ(records.size(), 2u);
+
+  const FaultRecord& kept = records["ministr#1"];
+  ASSERT_TRUE(kept.kept) << kept.reason << ": " << kept.detail;
+  EXPECT_EQ(kept.group, "traditional");
+  EXPECT_EQ(kept.kind, "traditional");
+  EXPECT_THAT(kept.failing_tests, ElementsAre("2"));  // clamp_high, the case meta.json lists
+  EXPECT_EQ(kept.tests, 4u);
+  EXPECT_THAT(kept.faulty, ElementsAre("src/mathx.c:7"));
+  ASSERT_EQ(kept.results.size(), 4u);
+  for (const auto& f : kept.results) {
+    // Only the failing case runs the faulty `return lo;`: first under every formula.
+    EXPECT_TRUE(f.found) << f.formula;
+    EXPECT_DOUBLE_EQ(f.first_rank, 1) << f.formula;
+    EXPECT_DOUBLE_EQ(f.first_rank_worst, 1) << f.formula;
+  }
+
+  // The harness's __gcov_flush and the test command's python + cgi.escape ran on this host
+  // (the stand-ins of BugsC++'s images); each step's output is kept; the spectrum and truth
+  // are kept for re-ranking with other techniques.
+  EXPECT_THAT(slurp(out / "logs" / "ministr#1" / "buggy-build.log"), HasSubstr("check.c"));
+  EXPECT_TRUE(fs::exists(out / "logs" / "ministr#1" / "fixed-build.log"));
+  EXPECT_EQ(slurp(out / "spectra" / "ministr#1.truth"), "src/mathx.c:7\n");
+  const RunResult ranked = run_dlfl("rank " + (out / "spectra" / "ministr#1.dlfl").string() + " --format csv -n 1");
+  ASSERT_EQ(ranked.exit_code, 0) << ranked.err;
+  EXPECT_THAT(ranked.out, HasSubstr("src/mathx.c,7,"));
+  EXPECT_FALSE(fs::exists(out / "spectra" / "ministr#2.dlfl"));
+
+  const FaultRecord& mismatch = records["ministr#2"];
+  EXPECT_FALSE(mismatch.kept);
+  EXPECT_EQ(mismatch.reason, "failing cases differ");
+  EXPECT_THAT(mismatch.detail, HasSubstr("meta.json lists case(s) 1 as failing; on the buggy version case(s) 4 fail "
+                                         "(listed but passing: 1; failing but not listed: 4)"));
+  EXPECT_THAT(slurp(out / "discarded.csv"), HasSubstr("failing cases differ"));
+  EXPECT_THAT(slurp(out / "results.csv"), HasSubstr("ministr,ministr#1,ochiai,traditional,traditional,traditional,,src/mathx.c,7,"));
+
+  EXPECT_EQ(clone_state(), before);
+  EXPECT_FALSE(fs::exists(out / "work"));
+}
+
+TEST_F(BugsCppReproduce, ImportRefusesAPatchLeavingTheTree) {
+  const fs::path patch = fixture() / "bugscpp" / "taxonomy" / "ministr" / "patch" / "0002-buggy.patch";
+  dlfl::testing::write_text(patch, "--- a/src/x.c\n+++ /tmp/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+  const RunResult r = run_dlfl("bugset import bugscpp " + fixture().string() + " -o " + (dir_ / "m.jsonl").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "dlfl: error: " + patch.string() + ":1: the path \"/tmp/x.c\" is not inside the tree (absolute, or with '..')\n");
+  EXPECT_FALSE(fs::exists(dir_ / "m.jsonl"));
+}
+
+}  // namespace
+}  // namespace dlfl::bench

@@ -1,0 +1,128 @@
+// `dlfl bugset reproduce` and real projects' habits, on two fixtures: a project whose
+// CMake fetches a dependency at configure time (download_fixture/make_clones.sh), and
+// the calc fixture reached through a mirror whose remote is another URL. A download is a
+// discard that names the URL; a recipe that maps it to a local clone, given to the same
+// output directory with --retry-discarded, reproduces the bug; every step's output is
+// kept under OUT/logs/BUG and the failing step's tail is in discarded.csv.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "../../cli/cli_runner.h"
+#include "dlfl/lab/bench/results_store.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using dlfl::testing::run_dlfl;
+using dlfl::testing::RunResult;
+using dlfl::testing::slurp;
+
+std::string rev_parse(const fs::path& clone, const std::string& rev) {
+  std::string out;
+  FILE* pipe = ::popen(("git -C '" + clone.string() + "' rev-parse " + rev).c_str(), "r");
+  char buffer[128];
+  for (std::size_t n; pipe && (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  if (pipe) ::pclose(pipe);
+  return out.substr(0, out.find('\n'));
+}
+
+std::size_t lines(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+class BugsetReproduceHabits : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string make = "sh " + (fs::path(DLFL_DOWNLOAD_FIXTURE) / "make_clones.sh").string() + " " +
+                             dir_.path().string() + "/f >/dev/null 2>&1";
+    ASSERT_EQ(std::system(make.c_str()), 0) << make;
+    const std::string fix = rev_parse(clones() / "fetchy", "fix1");
+    ASSERT_EQ(fix.size(), 40u);
+    dlfl::testing::write_text(manifest(),
+                              R"({"id": "fixture+fetchy#1", "project": "fixture+fetchy", "fix_commit": ")" + fix +
+                                  R"(", "files": [{"old_name": "src/fetchy.cpp", "new_name": "src/fetchy.cpp", )"
+                                  R"("change_type": "MODIFY", "deleted_lines": [10], "added_lines": [10]}, )"
+                                  R"({"old_name": "tests/fetchy_test.cpp", "new_name": "tests/fetchy_test.cpp", )"
+                                  R"("change_type": "MODIFY", "added_lines": [9]}, )"
+                                  R"({"old_name": "tests/CMakeLists.txt", "new_name": "tests/CMakeLists.txt", )"
+                                  R"("change_type": "MODIFY", "added_lines": [5]}]})"
+                                  "\n");
+  }
+  fs::path clones() const { return dir_ / "f" / "clones"; }
+  fs::path manifest() const { return dir_ / "manifest.jsonl"; }
+  std::string reproduce(const fs::path& out, const std::string& more = "") const {
+    return "bugset reproduce " + manifest().string() + " --bug fixture+fetchy#1 --repos " + clones().string() +
+           " -o " + out.string() + " -q --build-jobs 2" + more;
+  }
+  dlfl::testing::TempDir dir_{"reproduce-habits"};
+};
+
+TEST_F(BugsetReproduceHabits, AConfigureTimeDownloadIsNamedThenMappedToALocalCloneOnRetry) {
+  const fs::path out = dir_ / "out";
+  const RunResult first = run_dlfl(reproduce(out));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].kept);
+  EXPECT_EQ(records[0].reason, "configure-time download");
+  EXPECT_THAT(records[0].detail, HasSubstr("https://example.invalid/dep.git"));
+  EXPECT_THAT(records[0].detail, HasSubstr("\"url_map\""));
+  EXPECT_THAT(records[0].tail, HasSubstr("Configuring incomplete"));
+  // The configure step's whole output is kept; discarded.csv shows its tail on one line.
+  EXPECT_THAT(slurp(out / "logs" / "fixture+fetchy#1" / "buggy-configure.log"), HasSubstr("Could not resolve host"));
+  const std::string discarded = slurp(out / "discarded.csv");
+  EXPECT_EQ(lines(discarded), 2u) << discarded;
+  EXPECT_THAT(discarded, HasSubstr("configure-time download"));
+
+  // Without --retry-discarded the bug is finished; with it and a recipe that maps the URL,
+  // it runs again in the same output directory and is kept.
+  const std::string recipe = (dir_ / "recipe.json").string();
+  dlfl::testing::write_text(recipe, R"({"url_map": {"https://example.invalid/dep.git": ")" +
+                                        (dir_ / "f" / "dep").string() + R"("}})");
+  const RunResult resumed = run_dlfl(reproduce(out, " --recipe fixture+fetchy=" + recipe));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_THAT(resumed.err, HasSubstr("1 bugs were finished by an earlier run"));
+  EXPECT_FALSE(read_records(out / std::string(kResultsFileName))[0].kept);
+
+  const RunResult retried = run_dlfl(reproduce(out, " --recipe fixture+fetchy=" + recipe + " --retry-discarded"));
+  ASSERT_EQ(retried.exit_code, 0) << retried.err;
+  EXPECT_THAT(retried.err, HasSubstr("1 bugs discarded by an earlier run were run again"));
+  const auto after = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(after.size(), 1u);
+  const FaultRecord& r = after[0];
+  ASSERT_TRUE(r.kept) << r.reason << ": " << r.detail;
+  EXPECT_EQ(r.attempt, 2u);
+  EXPECT_THAT(r.failing_tests, ::testing::ElementsAre("twice"));
+  EXPECT_THAT(r.faulty, ::testing::ElementsAre("src/fetchy.cpp:10"));
+  EXPECT_EQ(r.clone, (clones() / "fetchy").string());
+  // Both recipes are kept with the results; the store holds both attempts, the later wins.
+  std::size_t recipes = 0;
+  for (const auto& entry : fs::directory_iterator(out / "recipes")) recipes += entry.path().string().find("fixture+fetchy-") != std::string::npos;
+  EXPECT_EQ(recipes, 2u);
+  EXPECT_EQ(lines(slurp(out / std::string(kResultsFileName))), 2u);
+  EXPECT_EQ(lines(slurp(out / "discarded.csv")), 1u);  // the header only
+}
+
+TEST_F(BugsetReproduceHabits, AMirrorWithAnotherRemoteIsUsedWithAWarningAndNamedInTheResults) {
+  // A local mirror of the clone: its origin is the path it was cloned from.
+  const fs::path mirror = dir_ / "mirrors" / "fetchy";
+  ASSERT_EQ(std::system(("git clone -q '" + (clones() / "fetchy").string() + "' '" + mirror.string() + "'").c_str()), 0);
+  const std::string recipe = (dir_ / "recipe.json").string();
+  dlfl::testing::write_text(recipe, R"({"url_map": {"https://example.invalid/dep.git": ")" +
+                                        (dir_ / "f" / "dep").string() + R"("}})");
+  std::string command = reproduce(dir_ / "out", " --recipe " + recipe);
+  command.replace(command.find(clones().string()), clones().string().size(), (dir_ / "mirrors").string());
+  const RunResult r = run_dlfl(command);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("dlfl: warning: " + mirror.string() + ": this clone's remotes (" +
+                               (clones() / "fetchy").string() + ") do not name fixture+fetchy's repository"));
+  const auto records = read_records(dir_ / "out" / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
+  EXPECT_EQ(records[0].clone, mirror.string());
+}
+
+}  // namespace
+}  // namespace dlfl::bench

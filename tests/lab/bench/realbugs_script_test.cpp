@@ -1,0 +1,128 @@
+// scripts/realbugs.sh end to end on the fixture bug sets: the calc fixture as the DL side
+// (a manifest-shaped list, reproduce_fixture/), ministr as the traditional side (a
+// BugsC++ checkout, bugscpp_fixture/): both sides reproduced, ranked with each formula
+// and technique, evaluated, compared and written up in OUT/results.md; a second run on a
+// subset into a fresh OUT gives the same positions.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include <sys/wait.h>
+
+#include "../../cli/cli_runner.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using dlfl::testing::slurp;
+
+struct Shell {
+  int status = -1;
+  std::string out;
+};
+
+Shell shell(const std::string& command) {
+  Shell r;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+  r.status = ::pclose(pipe);
+  return r;
+}
+
+// The rows of an eval.csv that belong to `bug`, in file order.
+std::string rows_of(const std::string& csv, const std::string& bug) {
+  std::istringstream in(csv);
+  std::string line, rows;
+  while (std::getline(in, line))
+    if (line.starts_with(bug + ",")) rows += line + "\n";
+  return rows;
+}
+
+class RealbugsScript : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const fs::path fixture = dir_ / "bugscpp";
+    ASSERT_EQ(shell("sh " + (fs::path(DLFL_BUGSCPP_FIXTURE) / "make_fixture.sh").string() + " " + fixture.string()).status, 0);
+    ASSERT_EQ(shell("sh " + (fs::path(DLFL_REPRODUCE_FIXTURE) / "make_clone.sh").string() + " " +
+                    (repos() / "calc").string()).status, 0);
+    // The DL list: two calc bugs in the manifest's shape (one kept, one that does not build).
+    std::string manifest = slurp(fs::path(DLFL_REPRODUCE_FIXTURE) / "manifest.jsonl.in");
+    std::istringstream in(manifest);
+    std::string line, dl;
+    while (std::getline(in, line)) {
+      for (int k = 1; k <= 6; ++k) {
+        const std::string tag = "@FIX" + std::to_string(k) + "@";
+        if (const auto at = line.find(tag); at != std::string::npos) {
+          std::string hash = shell("git -C " + (repos() / "calc").string() + " rev-parse fix" + std::to_string(k)).out;
+          line.replace(at, tag.size(), hash.substr(0, 40));
+        }
+      }
+      if (line.find("\"fixture+calc#1\"") != std::string::npos || line.find("\"fixture+calc#5\"") != std::string::npos)
+        dl += line + "\n";
+    }
+    fs::create_directories(lists());
+    dlfl::testing::write_text(lists() / "dl.jsonl", dl);
+    dlfl::testing::write_text(lists() / "traditional.jsonl",
+                              "{\"id\": \"ministr#1\", \"project\": \"ministr\"}\n{\"id\": \"ministr#2\", \"project\": \"ministr\"}\n");
+  }
+  fs::path repos() const { return dir_ / "bugscpp" / "clones"; }
+  fs::path lists() const { return dir_ / "lists"; }
+  Shell realbugs(const std::string& args) const {
+    return shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) + " --repos " +
+                 repos().string() + " --bugscpp " + (dir_ / "bugscpp").string() + " --lists " + lists().string() + " " + args);
+  }
+
+  dlfl::testing::TempDir dir_{"realbugs"};
+};
+
+TEST_F(RealbugsScript, ReproducesBothSidesComparesThemAndASecondRunGivesTheSamePositions) {
+  const fs::path out = dir_ / "out";
+  const Shell first = realbugs("-o " + out.string() + " --jobs 1");
+  ASSERT_EQ(first.status, 0) << first.out;
+  const std::string page = slurp(out / "results.md");
+  EXPECT_THAT(page, HasSubstr("## DL side\n\n2 bugs listed, 2 run, 1 kept from 1 projects (fixture+calc), 1 discarded."));
+  EXPECT_THAT(page, HasSubstr("Discarded: build failed 1."));
+  EXPECT_THAT(page, HasSubstr("## Traditional side\n\n2 bugs listed, 2 run, 1 kept from 1 projects (ministr), 1 discarded."));
+  EXPECT_THAT(page, HasSubstr("Discarded: failing cases differ 1."));
+  // ministr#1: only the failing case runs the faulty line, first for every technique.
+  EXPECT_THAT(page, HasSubstr("| ministr#1 | 4 (1) | 1 | 1 | 1 | 1 | 1 | 1 |"));
+  EXPECT_THAT(page, HasSubstr("| fixture+calc#1 |"));
+  EXPECT_THAT(page, HasSubstr("| ochiai-flitsr | function | 1 |"));
+  EXPECT_THAT(page, HasSubstr("## DL against traditional"));
+  EXPECT_THAT(page, HasSubstr("Mann-Whitney"));
+  const std::string eval_first = rows_of(slurp(out / "traditional" / "eval.csv"), "ministr#1");
+  ASSERT_THAT(eval_first, HasSubstr("ministr#1,ochiai,line,average,"));
+
+  // Resumed: nothing runs again, the page is the same.
+  const Shell again = realbugs("-o " + out.string());
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_EQ(slurp(out / "results.md"), page);
+
+  // A subset into a fresh OUT reproduces the same positions.
+  const fs::path subset = dir_ / "subset";
+  const Shell second = realbugs("-o " + subset.string() + " --side traditional --bug ministr#1");
+  ASSERT_EQ(second.status, 0) << second.out;
+  EXPECT_EQ(rows_of(slurp(subset / "traditional" / "eval.csv"), "ministr#1"), eval_first);
+  EXPECT_THAT(slurp(subset / "results.md"), Not(HasSubstr("## DL side")));
+}
+
+TEST_F(RealbugsScript, AMissingListOrBugsCppCheckoutIsAOneLineError) {
+  const Shell no_list = realbugs("-o " + (dir_ / "o1").string() + " --lists " + (dir_ / "nowhere").string());
+  EXPECT_EQ(WEXITSTATUS(no_list.status), 2);
+  EXPECT_THAT(no_list.out, HasSubstr("nowhere/dl.jsonl: no such list"));
+  const Shell no_checkout = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                                  " --repos " + repos().string() + " --lists " + lists().string() + " --side traditional -o " +
+                                  (dir_ / "o2").string());
+  EXPECT_EQ(WEXITSTATUS(no_checkout.status), 2);
+  EXPECT_THAT(no_checkout.out, HasSubstr("--bugscpp DIR is required for the traditional side"));
+}
+
+}  // namespace
+}  // namespace dlfl::bench

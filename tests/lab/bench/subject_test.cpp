@@ -1,0 +1,188 @@
+// Subject files: the fields, their defaults, and one clear error per mistake.
+#include "dlfl/lab/bench/subject.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "dlfl/lab/bench/subject_setup.h"
+#include "dlfl/collect/shell_quoting.h"
+#include "dlfl/error.h"
+#include "../../support/test_files.h"
+
+namespace dlfl::bench {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::filesystem::path kFile = "/work/subjects/demo/dlfl-subject.json";
+
+std::string minimal(const std::string& extra = "") {
+  return R"({"name": "demo", "configure": "cmake -S {source} -B {build} {launcher}",
+             "build": "cmake --build {build} -j {jobs}", "test_binary": "demo_tests")" +
+         extra + "}";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_subject(text, kFile);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Subject, MinimalFileGetsTheDefaults) {
+  const Subject s = parse_subject(minimal(), kFile);
+  EXPECT_EQ(s.name, "demo");
+  EXPECT_EQ(s.kind, "dl");
+  EXPECT_EQ(s.root, std::filesystem::path("/work/subjects/demo"));
+  EXPECT_EQ(s.test_binary, "demo_tests");
+  EXPECT_EQ(s.backend, Backend::runtime);
+  EXPECT_EQ(s.mutate_files, std::vector<std::string>{"src/**"});
+  EXPECT_EQ(s.instrument_exclude, std::vector<std::string>{"tests/"});
+  EXPECT_EQ(s.fault_timeout, std::chrono::seconds(120));
+}
+
+TEST(Subject, ReadsEveryField) {
+  const Subject s = parse_subject(minimal(R"(, "kind": "traditional", "root": "../code", "test_filter": "A.*",
+      "mutate": {"files": ["src/*.cpp"], "exclude": ["src/gen.cpp"], "operators": ["traditional"]},
+      "instrument_exclude": ["tests/", "bench/"], "backend": "gcov",
+      "timeouts": {"build": 30, "test": 2, "fault": 9.6})"),
+                                  kFile);
+  EXPECT_EQ(s.kind, "traditional");
+  EXPECT_EQ(s.root, std::filesystem::path("/work/subjects/code"));
+  EXPECT_EQ(s.test_filter, "A.*");
+  EXPECT_EQ(s.mutate_files, std::vector<std::string>{"src/*.cpp"});
+  EXPECT_EQ(s.mutate_exclude, std::vector<std::string>{"src/gen.cpp"});
+  EXPECT_EQ(s.operators, std::vector<std::string>{"traditional"});
+  EXPECT_EQ(s.instrument_exclude.size(), 2u);
+  EXPECT_EQ(s.backend, Backend::gcov);
+  EXPECT_EQ(s.build_timeout, std::chrono::seconds(30));
+  EXPECT_EQ(s.test_timeout, std::chrono::seconds(2));
+  EXPECT_EQ(s.fault_timeout, std::chrono::seconds(10));
+  // Rounded up: a fraction of a second must not become 0 ("timed out at once").
+  EXPECT_EQ(parse_subject(minimal(R"(, "timeouts": {"test": 0.3})"), kFile).test_timeout, std::chrono::seconds(1));
+}
+
+TEST(Subject, ErrorsNameTheFileAndTheMistake) {
+  EXPECT_THAT(error_of("{"), HasSubstr(kFile.string() + ": not valid JSON"));
+  EXPECT_THAT(error_of("[]"), HasSubstr("one JSON object"));
+  EXPECT_THAT(error_of(R"({"configure": "x", "build": "y", "test_binary": "t"})"), HasSubstr("missing field \"name\""));
+  EXPECT_THAT(error_of(minimal(R"(, "colour": "red")")), HasSubstr("unknown field \"colour\""));
+  EXPECT_THAT(error_of(minimal(R"(, "kind": "ml")")), HasSubstr("kind must be"));
+  EXPECT_THAT(error_of(minimal(R"(, "backend": "valgrind")")), HasSubstr("backend must be"));
+  EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 0})")), HasSubstr("number of seconds in (0, 604800]"));
+  EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 1e300})")), HasSubstr("number of seconds in (0, 604800]"));
+  // Issue #14: nlohmann's out_of_range escaped as exit 1.
+  EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"test": 1e400})")), HasSubstr(kFile.string() + ": not valid JSON"));
+  EXPECT_THAT(error_of(minimal(R"(, "timeouts": {"tset": 1})")), HasSubstr("unknown field \"tset\" in \"timeouts\""));
+  EXPECT_THAT(error_of(minimal(R"(, "mutate": {"files": "src"})")), HasSubstr("array of strings"));
+  EXPECT_THAT(error_of(R"({"name": "a b", "configure": "x", "build": "y", "test_binary": "t"})"),
+              HasSubstr("name 'a b'"));
+  EXPECT_THAT(error_of(R"({"name": "a", "configure": "make {target}", "build": "y", "test_binary": "t"})"),
+              HasSubstr("unknown placeholder {target}"));
+  EXPECT_THAT(error_of(R"({"name": "a", "configure": "x", "build": "y", "test_binary": 3})"),
+              HasSubstr("\"test_binary\" must be a string"));
+}
+
+TEST(Subject, UnreadableFileIsAnError) {
+  EXPECT_THROW(read_subject("/nonexistent/dlfl-subject.json"), Error);
+}
+
+TEST(ExpandCommand, ReplacesPlaceholdersAndEscapes) {
+  const std::map<std::string, std::string> vars{{"source", "/s"}, {"jobs", "2"}};
+  EXPECT_EQ(expand_command("make -C {source} -j{jobs} {{literal}", vars), "make -C '/s' -j2 {literal}");
+  EXPECT_THROW(expand_command("x {source", vars), Error);
+  EXPECT_THROW(expand_command("x {build}", vars), Error);
+}
+
+// A work tree's path comes from -o and a manifest's project name: blanks, quotes and
+// `$(...)` in it stay part of one word wherever the recipe puts {source} and {build}.
+TEST(ExpandCommand, PathsAreOneWordInEveryQuotingAndFlagListsStayWords) {
+  const dlfl::testing::TempDir dir("expand-command");
+  const std::string marker = (dir / "ran").string();
+  const std::string hostile = (dir / "out dir $(touch ran) `touch ran` it's \"x\"").string();
+  const std::map<std::string, std::string> vars{
+      {"source", hostile}, {"build", hostile + "/b"}, {"cflags", "-O0 -g"}, {"jobs", "2"}};
+  for (const std::string recipe :
+       {"printf '[%s]' {source} {build}/b -DX='{cflags}' {cflags}", "printf '[%s]' '{source}' \"{build}\"/b -DX='{cflags}' {cflags}",
+        "printf '[%s]' \"{source}\" '{build}/b' -DX='{cflags}' {cflags}"}) {
+    const std::string command = "cd " + dlfl::collect::shell_quote(dir.path().string()) + " && " + expand_command(recipe, vars);
+    FILE* pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string out;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    ::pclose(pipe);
+    EXPECT_EQ(out, "[" + hostile + "][" + hostile + "/b/b][-DX=-O0 -g][-O0][-g]") << recipe << "\n" << command;
+    EXPECT_FALSE(std::filesystem::exists(marker)) << recipe << " ran code from the path: " << command;
+  }
+}
+
+// The subjects shipped with the repository parse, with the backends and kinds the
+// default benchmark relies on.
+TEST(Subject, BundledSubjectsParse) {
+  const std::filesystem::path examples = std::filesystem::path(DLFL_SOURCE_DIR) / "examples";
+  const Subject tensorlite = read_subject(examples / "tensorlite/dlfl-subject.json");
+  EXPECT_EQ(tensorlite.kind, "dl");
+  EXPECT_EQ(tensorlite.backend, Backend::runtime);
+  EXPECT_TRUE(std::filesystem::exists(tensorlite.root / "CMakeLists.txt"));
+  const Subject confeval = read_subject(examples / "confeval/dlfl-subject.json");
+  EXPECT_EQ(confeval.kind, "traditional");
+  EXPECT_TRUE(std::filesystem::exists(confeval.root / "CMakeLists.txt"));
+}
+
+}  // namespace
+}  // namespace dlfl::bench
+
+namespace dlfl::bench {
+namespace {
+
+// Tests failing on the unmutated subject are left out of every fault's run.
+TEST(WithoutTests, AddsNegativePatterns) {
+  EXPECT_EQ(without_tests("", {}), "");
+  EXPECT_EQ(without_tests("", {"A.b", "C/D.e/0"}), "*-A.b:C/D.e/0");
+  EXPECT_EQ(without_tests("Suite.*", {"Suite.x"}), "Suite.*-Suite.x");
+  EXPECT_EQ(without_tests("*-Slow.*", {"A.b"}), "*-Slow.*:A.b");
+}
+
+}  // namespace
+}  // namespace dlfl::bench
+
+namespace dlfl::bench {
+namespace {
+
+// A reproduction recipe: the same file with every field optional, defaulting to the
+// generic CMake recipe (gcov, CTest tests).
+TEST(Recipe, EveryFieldIsOptionalAndDefaultsToTheGenericRecipe) {
+  const Subject empty = parse_recipe("{}", kFile);
+  const Subject generic = generic_recipe();
+  EXPECT_EQ(empty.configure, generic.configure);
+  EXPECT_EQ(empty.build, generic.build);
+  EXPECT_EQ(empty.test_binary, "");  // the build's CTest tests
+  EXPECT_EQ(empty.backend, Backend::gcov);
+  EXPECT_EQ(empty.build_timeout, std::chrono::seconds(4 * 3600));
+  EXPECT_THAT(generic.configure, HasSubstr("{cflags}"));
+  EXPECT_THAT(generic.configure, HasSubstr("-DBUILD_TESTING=ON"));
+
+  const Subject custom = parse_recipe(
+      R"({"configure": "cmake -S {source} -B {build} -DBUILD_TESTS=ON", "test_binary": "test/t", "backend": "llvm",
+          "timeouts": {"build": 60}})",
+      kFile);
+  EXPECT_EQ(custom.configure, "cmake -S {source} -B {build} -DBUILD_TESTS=ON");
+  EXPECT_EQ(custom.build, generic.build);
+  EXPECT_EQ(custom.test_binary, "test/t");
+  EXPECT_EQ(custom.backend, Backend::llvm);
+  EXPECT_EQ(custom.build_timeout, std::chrono::seconds(60));
+  EXPECT_EQ(custom.test_timeout, generic.test_timeout);
+
+  // The subject file's rules still hold: unknown fields and placeholders are errors.
+  EXPECT_THROW(parse_recipe(R"({"configur": "x"})", kFile), Error);
+  EXPECT_THROW(parse_recipe(R"({"build": "make {target}"})", kFile), Error);
+  EXPECT_THROW(parse_recipe("[]", kFile), Error);
+}
+
+}  // namespace
+}  // namespace dlfl::bench

@@ -1,0 +1,118 @@
+// `dlfl bugset reproduce MANIFEST (--bug ID... | --project NAME) --repos DIR -o OUT`:
+// real bugs from their fix commits in the user's clones, through collect → rank → eval.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cli_support.h"
+#include "commands.h"
+#include "dlfl/lab/bench/bench_summary.h"
+#include "dlfl/lab/bench/reproduce_runner.h"
+#include "dlfl/lab/bench/subject.h"
+#include "dlfl/error.h"
+
+namespace dlfl::cli {
+namespace {
+
+struct ReproduceCommandOptions {
+  std::string manifest;
+  std::vector<std::string> bugs;
+  std::string project;
+  std::string repos;
+  std::string out_dir;
+  std::string work_dir;
+  std::vector<std::string> recipes;
+  bool retry_discarded = false;
+  unsigned jobs = 1;
+  unsigned build_jobs = 0;
+  std::vector<std::string> formulas;
+  std::size_t limit = 0;
+  bool quiet = false;
+};
+
+void run_reproduce(const ReproduceCommandOptions& o) {
+  if (o.bugs.empty() == o.project.empty()) throw Error("bugset reproduce: give either --bug ID... or --project NAME");
+  bench::ReproduceOptions options;
+  options.manifest = o.manifest;
+  options.bug_ids = o.bugs;
+  options.project = o.project;
+  options.repos = o.repos;
+  for (const auto& recipe : o.recipes) {
+    // PROJECT=FILE for one project (a project name has no '=' and no '/'), FILE for the rest.
+    const auto eq = recipe.find('=');
+    if (eq != std::string::npos && recipe.find('/') > eq) {
+      if (!options.project_recipes.emplace(recipe.substr(0, eq), recipe.substr(eq + 1)).second)
+        throw Error("bugset reproduce: two --recipe for project " + recipe.substr(0, eq));
+    } else if (!options.recipe.empty()) {
+      throw Error("bugset reproduce: two --recipe without a project (give PROJECT=FILE for the others)");
+    } else {
+      options.recipe = recipe;
+    }
+  }
+  options.retry_discarded = o.retry_discarded;
+  bool runtime = false;
+  for (const auto& [project, file] : options.project_recipes)
+    runtime = runtime || bench::read_recipe(file).backend == bench::Backend::runtime;
+  if (!options.recipe.empty()) runtime = runtime || bench::read_recipe(options.recipe).backend == bench::Backend::runtime;
+  if (runtime) {
+    options.runtime_cflags = runtime_flags({"--cflags"});
+    options.runtime_ldflags = runtime_flags({"--libs", "--gtest"});
+    options.instrument_command = {self_executable().string(), "instrument"};
+  }
+  options.out_dir = o.out_dir;
+  options.work_dir = o.work_dir;
+  options.jobs = o.jobs;
+  options.build_jobs = o.build_jobs;
+  if (!o.formulas.empty()) options.formulas = o.formulas;
+  options.limit = o.limit;
+  const auto progress = bench::make_bench_progress(
+      o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO), std::cerr);
+  options.progress = progress.get();
+  options.interrupt = &InterruptScope::flag();
+  options.warn = [](std::string_view line) { warn(line); };
+  const InterruptScope scope;
+  const bench::ReproduceResult result = bench::reproduce_bugs(options);
+
+  bench::write_summary(std::cout, result.records,
+                       {.top_n = options.top_n, .wall_seconds = result.seconds, .real_bugs = true});
+  if (result.retried > 0)
+    std::cerr << "dlfl bugset reproduce: " << result.retried << " bugs discarded by an earlier run were run again\n";
+  report_resumable_run(o.out_dir, result.resumed, result.pending, result.interrupted, "bugs");
+}
+
+}  // namespace
+
+void add_bugset_reproduce_command(CLI::App& bugset) {
+  auto o = std::make_shared<ReproduceCommandOptions>();
+  auto* cmd = bugset.add_subcommand(
+      "reproduce",
+      "Reproduce real bugs from their fix commits and localize them: per bug, a git work tree of your\n"
+      "clone at the fix's parent with the fix's test files brought in (the Defects4J convention), built\n"
+      "with coverage (generic CMake recipe, or --recipe), its tests run; the fix built and the failing\n"
+      "tests run again; the fail-to-pass tests make the spectrum, ranked with each formula and evaluated\n"
+      "against the fix's deleted lines in C/C++/CUDA files outside the tests. Resumable. Writes\n"
+      "OUT/results.jsonl, OUT/results.csv (`dlfl compare` reads it), OUT/discarded.csv, OUT/summary.md.\n"
+      "Example: dlfl bugset reproduce manifest.jsonl --project apache+incubator-mxnet --repos ~/clones -o out");
+  cmd->add_option("MANIFEST", o->manifest, "Manifest (dlfl bugset import)")->required();
+  cmd->add_option("--bug", o->bugs, "Bug ids (owner+repo#number), repeatable");
+  cmd->add_option("--project", o->project, "Every bug of this project (owner+repo)");
+  cmd->add_option("--repos", o->repos, "Directory holding the clones (owner+repo, owner/repo or repo), or a clone")
+      ->required();
+  cmd->add_option("-o,--out", o->out_dir, "Output directory; reused to resume")->required();
+  cmd->add_option("--work", o->work_dir, "Work trees and builds (default: OUT/work, removed when all bugs are done)");
+  cmd->add_option("--recipe", o->recipes,
+                  "[PROJECT=]FILE: JSON with configure/build commands, test_binary, backend, timeouts (as\n"
+                  "dlfl-subject.json), for every project or for PROJECT; repeatable. A project's recipe may change\n"
+                  "between runs in one OUT: finished bugs keep their results (OUT/recipes/ holds each recipe)");
+  cmd->add_flag("--retry-discarded", o->retry_discarded,
+                "Run the selected bugs an earlier run discarded again (their new records replace the old)");
+  cmd->add_option("-j,--jobs", o->jobs, "Bugs reproduced at once, each in its own work tree (default 1)");
+  cmd->add_option("--build-jobs", o->build_jobs, "Compile jobs and tests at once per bug (default: cores / -j)");
+  cmd->add_option("-f,--formula", o->formulas, "Formulas (default ochiai,dstar2,tarantula,barinel)")->delimiter(',');
+  cmd->add_option("--limit", o->limit, "Stop after N more bugs (the rest stays pending for a later run)");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
+  cmd->callback([o] { run_reproduce(*o); });
+}
+
+}  // namespace dlfl::cli
