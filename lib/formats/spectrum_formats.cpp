@@ -2,7 +2,9 @@
 #include "dlfl/formats/spectrum_formats.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstddef>
 #include <string>
 
 #include "dlfl/error.h"
@@ -15,24 +17,26 @@
 namespace dlfl::io {
 namespace fs = std::filesystem;
 
+namespace {
+// The spectrum formats' names, in SpectrumFormat's order: the one list of them, which
+// spectrum_format_name, parse_spectrum_format and the CLI's choices read.
+constexpr std::array<std::string_view, 5> kFormatNames = {"gzoltar", "legacy", "native", "matrix-market", "lcov"};
+static_assert(static_cast<std::size_t>(SpectrumFormat::lcov) + 1 == kFormatNames.size());
+}  // namespace
+
+std::span<const std::string_view> spectrum_format_names() noexcept { return kFormatNames; }
+
 std::string_view spectrum_format_name(SpectrumFormat format) noexcept {
-  switch (format) {
-    case SpectrumFormat::gzoltar: return "gzoltar";
-    case SpectrumFormat::legacy: return "legacy";
-    case SpectrumFormat::native: return "native";
-    case SpectrumFormat::matrix_market: return "matrix-market";
-    case SpectrumFormat::lcov: return "lcov";
-  }
-  return "unknown";
+  const auto i = static_cast<std::size_t>(format);
+  return i < kFormatNames.size() ? kFormatNames[i] : "unknown";
 }
 
 SpectrumFormat parse_spectrum_format(std::string_view name) {
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const auto format : {SpectrumFormat::gzoltar, SpectrumFormat::legacy, SpectrumFormat::native,
-                            SpectrumFormat::matrix_market, SpectrumFormat::lcov})
-    if (lower == spectrum_format_name(format)) return format;
+  for (std::size_t i = 0; i < kFormatNames.size(); ++i)
+    if (lower == kFormatNames[i]) return static_cast<SpectrumFormat>(i);
   if (lower == "mtx" || lower == "matrixmarket") return SpectrumFormat::matrix_market;
   throw Error("unknown spectrum format '" + excerpt(name) +
               "' (expected gzoltar, legacy, native, matrix-market or lcov)");

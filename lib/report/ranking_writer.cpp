@@ -114,24 +114,49 @@ std::pair<double, double> score_range(const FormulaRanking& ranking) {
 }  // namespace detail
 
 namespace {
-constexpr std::array<std::string_view, 7> kFormats = {"table", "csv", "json", "gzoltar", "sarif", "github", "html"};
+
+// The ranking output formats, the one list of them: make_ranking_writer, its error
+// message and the CLI's --format choices (ranking_formats) all read it.
+struct RankingFormat {
+  std::string_view name;
+  std::unique_ptr<RankingWriter> (*make)();
+};
+constexpr std::array<RankingFormat, 7> kFormats = {{
+    {"table", detail::make_table_ranking_writer},
+    {"csv", detail::make_csv_ranking_writer},
+    {"json", detail::make_json_ranking_writer},
+    {"gzoltar", detail::make_gzoltar_ranking_writer},
+    {"sarif", detail::make_sarif_ranking_writer},
+    {"github", detail::make_github_ranking_writer},
+    {"html", detail::make_html_ranking_writer},
+}};
+constexpr std::array<std::string_view, kFormats.size()> kFormatNames = [] {
+  std::array<std::string_view, kFormats.size()> names{};
+  for (std::size_t i = 0; i < kFormats.size(); ++i) names[i] = kFormats[i].name;
+  return names;
+}();
+
+// "table, csv, ... or html".
+std::string format_list() {
+  std::string list;
+  for (std::size_t i = 0; i < kFormatNames.size(); ++i) {
+    if (i > 0) list += i + 1 == kFormatNames.size() ? " or " : ", ";
+    list += kFormatNames[i];
+  }
+  return list;
+}
+
 }  // namespace
 
-std::span<const std::string_view> ranking_formats() noexcept { return kFormats; }
+std::span<const std::string_view> ranking_formats() noexcept { return kFormatNames; }
 
 std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format) {
   std::string lower(format);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (lower == "table") return detail::make_table_ranking_writer();
-  if (lower == "csv") return detail::make_csv_ranking_writer();
-  if (lower == "json") return detail::make_json_ranking_writer();
-  if (lower == "gzoltar") return detail::make_gzoltar_ranking_writer();
-  if (lower == "sarif") return detail::make_sarif_ranking_writer();
-  if (lower == "github") return detail::make_github_ranking_writer();
-  if (lower == "html") return detail::make_html_ranking_writer();
-  throw Error("unknown ranking format '" + excerpt(format) +
-              "' (expected table, csv, json, gzoltar, sarif, github or html)");
+  for (const RankingFormat& f : kFormats)
+    if (lower == f.name) return f.make();
+  throw Error("unknown ranking format '" + excerpt(format) + "' (expected " + format_list() + ")");
 }
 
 }  // namespace dlfl::io

@@ -89,4 +89,8 @@ std::string runtime_flags(const std::vector<std::string>& args) {
   return out;
 }
 
+std::vector<std::string> name_choices(std::span<const std::string_view> names) {
+  return {names.begin(), names.end()};
+}
+
 }  // namespace dlfl::cli

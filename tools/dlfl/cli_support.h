@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <map>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,10 @@ std::map<std::string, Enum> enum_choices(std::initializer_list<Enum> values, std
   for (const Enum value : values) choices.emplace(name(value), value);
   return choices;
 }
+
+// A library's list of names (ranking_formats(), spectrum_format_names()) as the choices of
+// CLI::IsMember, in the library's order: --help and the check say what the library takes.
+std::vector<std::string> name_choices(std::span<const std::string_view> names);
 
 // Prints "dlfl: error: MESSAGE" (printable) on stderr.
 void print_error(std::string_view message);

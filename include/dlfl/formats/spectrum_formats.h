@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <string_view>
 
 #include "dlfl/spectrum.h"
@@ -44,7 +45,10 @@ Spectrum read_spectrum(const std::filesystem::path& path, SpectrumFormat format)
 std::size_t write_spectrum(const Spectrum& spectrum, const std::filesystem::path& path,
                            SpectrumFormat format);
 
-// "gzoltar", "legacy", "native".
+// "gzoltar", "legacy", "native", "matrix-market" or "lcov".
 std::string_view spectrum_format_name(SpectrumFormat format) noexcept;
+
+// Every format's name, in SpectrumFormat's order: the CLI's choices.
+std::span<const std::string_view> spectrum_format_names() noexcept;
 
 }  // namespace dlfl::io

@@ -121,11 +121,12 @@ class RankingWriter {
 // The failing tests a sarif result lists as related locations, at most.
 inline constexpr std::size_t kSarifRelatedTests = 100;
 
-// "table", "csv", "json", "gzoltar", "sarif", "github" or "html" (case-insensitive); throws dlfl::Error listing the
-// valid names otherwise.
+// The writer of one of ranking_formats() (case-insensitive); throws dlfl::Error listing
+// the valid names otherwise.
 std::unique_ptr<RankingWriter> make_ranking_writer(std::string_view format);
 
-// The format names make_ranking_writer accepts, for --help texts.
+// The format names make_ranking_writer accepts, in the order --help lists them: the one
+// list of them, which the CLI's --format choices read.
 std::span<const std::string_view> ranking_formats() noexcept;
 
 }  // namespace dlfl::io

@@ -31,8 +31,9 @@ void add_convert_command(CLI::App& app) {
   cmd->add_option("IN", o->input, "Input spectrum (GZoltar directory, legacy matrix/spectra, native file)")->required();
   cmd->add_option("OUT", o->output, "Output path (format from --to, else from the path: .dlfl = native, .mtx = Matrix Market "
                                     "(+ .tests.csv, .elements.csv), a path ending in 'matrix' = legacy, else a GZoltar directory)")->required();
-  cmd->add_option("--from", o->from, "Input format (default: detected)")->check(CLI::IsMember({"gzoltar", "legacy", "native", "matrix-market", "lcov"}));
-  cmd->add_option("--to", o->to, "Output format")->check(CLI::IsMember({"gzoltar", "legacy", "native", "matrix-market", "lcov"}));
+  cmd->add_option("--from", o->from, "Input format (default: detected)")
+      ->check(CLI::IsMember(name_choices(io::spectrum_format_names())));
+  cmd->add_option("--to", o->to, "Output format")->check(CLI::IsMember(name_choices(io::spectrum_format_names())));
   cmd->callback([o] { run_convert(*o); });
 }
 

@@ -125,7 +125,7 @@ void add_rank_command(CLI::App& app) {
       "Example: dlfl rank sfl/txt --formula ochiai --formula dstar2 --granularity function --top 10");
   cmd->add_option("INPUT", o->input, "Spectrum: GZoltar directory, legacy matrix/spectra, or native .dlfl")->required();
   cmd->add_option("--input-format", o->input_format, "Input format (default: detected)")
-      ->check(CLI::IsMember({"gzoltar", "legacy", "native", "matrix-market", "lcov"}));
+      ->check(CLI::IsMember(name_choices(io::spectrum_format_names())));
   cmd->add_option("-f,--formula", o->formulas,
                   "Formula name (see `dlfl formulas`), dstar:N, or an expression over ef, ep, nf, np; "
                   "repeat for several (default: ochiai)");
@@ -149,7 +149,7 @@ void add_rank_command(CLI::App& app) {
                   "Output format: table (default), csv, json, gzoltar (<formula>.ranking.csv, one formula), "
                   "sarif (SARIF 2.1.0 for code scanning), github (workflow annotations), html (one self-contained "
                   "page with a source heatmap)")
-      ->check(CLI::IsMember({"table", "csv", "json", "gzoltar", "sarif", "github", "html"}));
+      ->check(CLI::IsMember(name_choices(io::ranking_formats())));
   cmd->add_option("--source-root", o->source_root,
                   "sarif/github/html: file names are relative to this directory (sarif's SRCROOT; html reads the "
                   "sources from it)");
