@@ -196,6 +196,16 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
 
   const auto build = [&](const std::string& version, bool configure) -> std::optional<FaultRecord> {
     if (auto d = update_submodules(version)) return d;
+    // A bug's first configure starts from a fresh CMake cache: the tree's cache holds the
+    // options of the version built before (another bug's), and a project that renamed an
+    // option takes the old entry for the user's choice (oneDNN reads a cached
+    // MKLDNN_CPU_RUNTIME as the obsolete spelling and then does not compile). The objects
+    // stay, so the build is still incremental where the compile commands did not change.
+    if (configure) {
+      std::error_code ec;
+      fs::remove(built.build / "CMakeCache.txt", ec);
+      if (runtime) fs::remove(plain.build / "CMakeCache.txt", ec);
+    }
     if (runtime) {
       if (auto d = step(plain_context, plain, recipe.configure, version, "plain-configure", true)) return d;
       if (auto d = instrument(version)) return d;

@@ -3,7 +3,8 @@
 // the calc fixture reached through a mirror whose remote is another URL. A download is a
 // discard that names the URL; a recipe that maps it to a local clone, given to the same
 // output directory with --retry-discarded, reproduces the bug; every step's output is
-// kept under OUT/logs/BUG and the failing step's tail is in discarded.csv.
+// kept under OUT/logs/BUG and the failing step's tail is in discarded.csv. A third clone
+// renames a CMake option between two bugs reproduced one after the other in one tree.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -122,6 +123,40 @@ TEST_F(BugsetReproduceHabits, AMirrorWithAnotherRemoteIsUsedWithAWarningAndNamed
   ASSERT_EQ(records.size(), 1u);
   EXPECT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
   EXPECT_EQ(records[0].clone, mirror.string());
+}
+
+TEST_F(BugsetReproduceHabits, EachBugConfiguresWithAFreshCacheSoARenamedOptionDoesNotLeakIntoTheNext) {
+  // Bug 1's version defines CACHEY_LEGACY_MODE; bug 2's treats that option, if the cache
+  // still holds it, as obsolete and does not compile. One worker builds both in one tree.
+  const fs::path clone = clones() / "cachey";
+  const std::string fixa = rev_parse(clone, "fixa");
+  const std::string fixb = rev_parse(clone, "fixb");
+  ASSERT_EQ(fixb.size(), 40u);
+  const fs::path cachey_manifest = dir_ / "cachey.jsonl";
+  dlfl::testing::write_text(
+      cachey_manifest,
+      R"({"id": "fixture+cachey#1", "project": "fixture+cachey", "fix_commit": ")" + fixa +
+          R"(", "files": [{"old_name": "src/cachey.cpp", "new_name": "src/cachey.cpp", "change_type": "MODIFY", )"
+          R"("deleted_lines": [4], "added_lines": [4]}]})"
+          "\n"
+          R"({"id": "fixture+cachey#2", "project": "fixture+cachey", "fix_commit": ")" + fixb +
+          R"(", "files": [{"old_name": "src/cachey.cpp", "new_name": "src/cachey.cpp", "change_type": "MODIFY", )"
+          R"("deleted_lines": [12], "added_lines": [12]}, {"old_name": "tests/CMakeLists.txt", )"
+          R"("new_name": "tests/CMakeLists.txt", "change_type": "MODIFY", "added_lines": [5]}]})"
+          "\n");
+  const fs::path out = dir_ / "out";
+  const RunResult r = run_dlfl("bugset reproduce " + cachey_manifest.string() + " --project fixture+cachey --repos " +
+                               clones().string() + " -o " + out.string() + " -q -j 1 --build-jobs 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& record : records) {
+    EXPECT_TRUE(record.kept) << record.key() << ": " << record.reason << ": " << record.detail;
+    EXPECT_EQ(record.failing_tests.size(), 1u) << record.key();
+  }
+  // The second bug's configure ran in the first one's build tree, from a fresh cache.
+  EXPECT_THAT(slurp(out / "logs" / "fixture+cachey#2" / "buggy-configure.log"),
+              ::testing::Not(HasSubstr("CACHEY_LEGACY_MODE is obsolete")));
 }
 
 }  // namespace

@@ -4,11 +4,14 @@
 # dependency, and DIR/clones/fetchy (fixture+fetchy), whose CMake fetches dep at
 # configure time from https://example.invalid/dep.git (FetchContent), a URL no machine
 # can reach, and whose tests are CTest commands. Tag `fix1` fixes bug #1 (twice() tripled)
-# and brings the test that shows it.
+# and brings the test that shows it. DIR/clones/cachey (fixture+cachey) renames a CMake
+# option between two bugs, as oneDNN renamed MKLDNN_CPU_RUNTIME: its later version treats
+# the old option, when the cache still holds it, as obsolete and does not compile. Tags
+# `fixa` and `fixb` fix bugs #1 and #2 (plus() subtracted, twice() tripled).
 # Usage: make_clones.sh DIR   (DIR must not exist)
 set -eu
 dir=$1
-mkdir -p "$dir/dep" "$dir/clones/fetchy"
+mkdir -p "$dir/dep" "$dir/clones/fetchy" "$dir/clones/cachey"
 cfg() {
   git config user.name "Fixture Author"
   git config user.email fixture@example.org
@@ -116,3 +119,95 @@ echo 'add_test(NAME twice COMMAND fetchy_tests twice)' >> tests/CMakeLists.txt
 git add -A
 GIT_AUTHOR_DATE="2024-02-02T12:00:00Z" GIT_COMMITTER_DATE="2024-02-02T12:00:00Z" git commit -q -m "twice doubles"
 git tag fix1
+
+cd "$dir/clones/cachey"
+git init -q -b main .
+cfg
+git remote add origin https://github.com/fixture/cachey.git
+mkdir -p src tests
+commit() {
+  git add -A
+  GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" git commit -q -m "$2"
+}
+cat > CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(cachey LANGUAGES CXX)
+option(CACHEY_LEGACY_MODE "the old name of CACHEY_MODE" ON)
+enable_testing()
+add_library(cachey src/cachey.cpp)
+target_include_directories(cachey PUBLIC src)
+add_subdirectory(tests)
+EOF
+cat > tests/CMakeLists.txt <<'EOF'
+add_executable(cachey_tests cachey_test.cpp)
+target_link_libraries(cachey_tests PRIVATE cachey)
+add_test(NAME zero COMMAND cachey_tests zero)
+add_test(NAME plus COMMAND cachey_tests plus)
+EOF
+cat > src/cachey.h <<'EOF'
+#pragma once
+int plus(int a, int b);
+int twice(int x);
+EOF
+cat > src/cachey.cpp <<'EOF'
+#include "cachey.h"
+
+int plus(int a, int b) {
+  return a - b;
+}
+
+int twice(int x) {
+  return x * 2;
+}
+EOF
+cat > tests/cachey_test.cpp <<'EOF'
+#include <cstring>
+
+#include "cachey.h"
+
+int main(int argc, char** argv) {
+  if (argc < 2) return 2;
+  if (std::strcmp(argv[1], "zero") == 0) return plus(0, 0) == 0 && twice(0) == 0 ? 0 : 1;
+  if (std::strcmp(argv[1], "plus") == 0) return plus(2, 3) == 5 ? 0 : 1;
+  if (std::strcmp(argv[1], "twice") == 0) return twice(4) == 8 ? 0 : 1;
+  return 2;
+}
+EOF
+commit 2024-03-01T12:00:00Z "cachey"
+sed -i 's/return a - b;/return a + b;/' src/cachey.cpp
+commit 2024-03-02T12:00:00Z "plus adds"
+git tag fixa
+# The option's new name; a cache that still holds the old one takes the obsolete path.
+cat > CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(cachey LANGUAGES CXX)
+set(CACHEY_MODE "fast" CACHE STRING "how cachey computes")
+enable_testing()
+add_library(cachey src/cachey.cpp)
+target_include_directories(cachey PUBLIC src)
+if(DEFINED CACHEY_LEGACY_MODE)
+  message(STATUS "CACHEY_LEGACY_MODE is obsolete: use CACHEY_MODE")
+  target_compile_definitions(cachey PRIVATE CACHEY_OBSOLETE_OPTION)
+endif()
+add_subdirectory(tests)
+EOF
+cat > src/cachey.cpp <<'EOF'
+#include "cachey.h"
+
+#ifdef CACHEY_OBSOLETE_OPTION
+#error "CACHEY_MODE must be set"
+#endif
+
+int plus(int a, int b) {
+  return a + b;
+}
+
+int twice(int x) {
+  return x * 3;
+}
+EOF
+commit 2024-03-03T12:00:00Z "CACHEY_MODE"
+sed -i 's/return x \* 3;/return x * 2;/' src/cachey.cpp
+echo 'add_test(NAME twice COMMAND cachey_tests twice)' >> tests/CMakeLists.txt
+commit 2024-03-04T12:00:00Z "twice doubles"
+git tag fixb
