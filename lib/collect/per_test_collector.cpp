@@ -18,6 +18,7 @@
 #include "dlfl/collect/test_outcome.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
+#include "dlfl/printable.h"
 #include "element_table.h"
 #include "scratch_directory.h"
 
@@ -345,6 +346,20 @@ void PerTestRun::count(CollectResult& result) const {
     }
   }
   const CoverageBackend& backend = *p_.backend;
+  // Every test killed (a library that aborts while it loads, say): the binaries are fine,
+  // the tests are not; say so, with the first one's end, rather than doubt the build.
+  if (s.tests > 0 && s.no_coverage == s.tests && s.crashed + s.timed_out == s.tests &&
+      !backend.keeps_coverage_of_killed_tests()) {
+    std::size_t first = 0;
+    while (!records_[first].outcome.in_spectrum()) ++first;
+    const std::string& end = records_[first].outcome.message;
+    throw Error(fmt::format("none of the {} tests wrote coverage data: every one was killed ({} crashed, {} timed out){}; "
+                            "the first, {}: {}",
+                            s.tests, s.crashed, s.timed_out,
+                            p_.crash_dump.active ? " and the crash handler could not write it"
+                                                 : ", and a killed process writes none with this backend",
+                            printable(p_.tests[first].name), printable(end.substr(0, end.find('\n')))));
+  }
   if (s.tests > 0 && s.no_coverage == s.tests)
     throw Error(backend.kind() == CoverageKind::runtime
                     ? fmt::format("none of the {} tests wrote a runtime snapshot: build the programs they run from the "

@@ -142,6 +142,21 @@ TEST(CollectGcov, CrashHandlerKeepsAbortAndFpeCoverageOfCommands) {
   EXPECT_EQ(covered_lines(s, "fpe:4", kCalc), (Lines{16, 17, 20}));
 }
 
+TEST(CollectErrors, EveryTestKilledIsSaidSoNotBlamedOnTheBuild) {
+  // A library that aborts while it loads kills every test; without the crash handler no
+  // test leaves gcov data, and the error says why instead of doubting the coverage flags.
+  TempDir dir;
+  write_text(dir / "names", "abort:-4\nabort:-5\n");
+  const Collected c = collect(dir, "--tests " + (dir / "names").string() + " --cmd '" + mini("gcc", "calc_cli") +
+                                       " {}' --coverage gcov --crash-handler off " + common_args());
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("none of the 2 tests wrote coverage data: every one was killed (2 crashed, 0 timed "
+                                   "out), and a killed process writes none with this backend; the first, abort:-4: "));
+  EXPECT_THAT(c.run.err, HasSubstr("SIGABRT"));
+  EXPECT_THAT(c.run.err, ::testing::Not(HasSubstr("are the binaries built with")));
+  EXPECT_FALSE(c.spectrum);
+}
+
 TEST(CollectGcov, BinaryProbeSeesTheDataPaths) {
   const auto info = collect::probe_binary(mini("gcc"));
   EXPECT_TRUE(info.elf);
