@@ -20,7 +20,7 @@
 #include "dlfl/error.h"
 #include "dlfl/printable.h"
 #include "element_table.h"
-#include "scratch_directory.h"
+#include "dlfl/files/scratch_directory.h"
 
 namespace dlfl::collect {
 namespace {
@@ -423,7 +423,7 @@ CollectResult collect_per_test(const CollectRequest& request, ProgressReporter& 
   const auto started = Clock::now();
   const PathFilter filter(request.paths);  // a bad source root fails before anything runs
   // One subdirectory per running test; removed at the end.
-  const ScratchDirectory scratch(request.work_dir, "dlfl-collect", request.keep_work);
+  const io::ScratchDirectory scratch(request.work_dir, "dlfl-collect", request.keep_work);
   const Plan plan = plan_collection(request, scratch.path(), progress);
   PerTestRun run(request, plan, scratch.path(), filter, progress);
   run.run_all();

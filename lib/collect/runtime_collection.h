@@ -28,7 +28,7 @@
 #include "dlfl/probe_map/probe_map.h"
 #include "dlfl/spectrum_union.h"
 #include "runtime_spectrum.h"
-#include "scratch_directory.h"
+#include "dlfl/files/scratch_directory.h"
 
 namespace dlfl::collect {
 
@@ -98,7 +98,7 @@ class RuntimeCollection {
   const unsigned repeat_;
   const std::chrono::milliseconds timeout_;
   MapInPreparation map_;
-  const ScratchDirectory work_;
+  const io::ScratchDirectory work_;
   // The listing run writes no snapshot: DLFL_RT_FILE is not set for it. A listener that
   // records failure messages (dlfl_rt_messages.h) creates its file already here; then the
   // runs need no GoogleTest JSON report, whose writing costs more than a small test.

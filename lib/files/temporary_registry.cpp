@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "dead_owner.h"
 #include "dlfl/files/atomic_file.h"
 
 namespace dlfl::io {
@@ -126,24 +127,9 @@ std::string temporary_prefix(const std::string& name) {
 
 void remove_stale_temporaries(const std::filesystem::path& target) noexcept {
   try {
-    const std::string prefix = temporary_prefix(target.filename().string());
+    // .NAME.tmp-PID-N: anything else with that prefix is not ours.
     const std::filesystem::path parent = target.parent_path().empty() ? "." : target.parent_path();
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(parent, ec)) {
-      const std::string name = entry.path().filename().string();
-      if (!name.starts_with(prefix)) continue;
-      // .NAME.tmp-PID-N: anything else with that prefix is not ours.
-      const std::string_view rest = std::string_view(name).substr(prefix.size());
-      pid_t pid = 0;
-      const auto [end, err] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
-      if (err != std::errc() || end == rest.data() || *end != '-' || pid <= 0) continue;
-      const std::string_view counter(end + 1, static_cast<std::size_t>(rest.data() + rest.size() - end - 1));
-      if (counter.empty() || counter.find_first_not_of("0123456789") != std::string_view::npos) continue;
-      // Alive (or not ours to signal: EPERM) means in use; only ESRCH proves it dead.
-      if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
-      std::error_code remove_ec;
-      std::filesystem::remove_all(entry.path(), remove_ec);
-    }
+    remove_owned_by_dead_processes(parent, temporary_prefix(target.filename().string()), "0123456789", false);
   } catch (...) {
     // Cleaning up is a courtesy: a failure here must not stop the write.
   }

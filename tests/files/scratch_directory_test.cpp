@@ -1,6 +1,6 @@
 // Tests for ScratchDirectory: a run's scratch directory names its owner's pid, and the
 // next run removes those of owners that are gone (a `dlfl collect` killed with SIGKILL).
-#include "scratch_directory.h"
+#include "dlfl/files/scratch_directory.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,9 +9,10 @@
 
 #include <algorithm>
 
+#include "../../lib/files/dead_owner.h"
 #include "../support/test_files.h"
 
-namespace dlfl::collect {
+namespace dlfl::io {
 namespace {
 
 namespace fs = std::filesystem;
@@ -67,5 +68,21 @@ TEST(ScratchDirectory, DeadOwnersDirectoriesAreRemovedLiveAndKeptOnesStay) {
   EXPECT_FALSE(fs::exists(parent / ("dlfl-runtime-" + dead + "-x0x0x0")));
 }
 
+TEST(DeadOwner, OnlyAWholePrefixPidSuffixNameOfAGoneProcessCounts) {
+  using detail::owned_by_dead_process;
+  const std::string dead = dead_pid(), alive = std::to_string(::getppid()), self = std::to_string(::getpid());
+  EXPECT_TRUE(owned_by_dead_process("run-" + dead + "-aB3", "run-", "aB3"));
+  EXPECT_TRUE(owned_by_dead_process(".x.tmp-" + dead + "-12", ".x.tmp-", "0123456789"));
+  EXPECT_FALSE(owned_by_dead_process(".x.tmp-" + dead + "-1a", ".x.tmp-", "0123456789"));  // a suffix of others
+  EXPECT_FALSE(owned_by_dead_process("run-" + dead + "-", "run-", "a"));                     // no suffix
+  EXPECT_FALSE(owned_by_dead_process("run-" + dead, "run-", "a"));                           // no '-'
+  EXPECT_FALSE(owned_by_dead_process("run--" + dead + "-a", "run-", "a"));                   // no pid
+  EXPECT_FALSE(owned_by_dead_process("walk-" + dead + "-a", "run-", "a"));                   // another prefix
+  EXPECT_FALSE(owned_by_dead_process("run-0-a", "run-", "a"));
+  EXPECT_FALSE(owned_by_dead_process("run-" + alive + "-a", "run-", "a"));  // alive
+  EXPECT_FALSE(owned_by_dead_process("run-" + self + "-a", "run-", "a"));   // this process
+  EXPECT_FALSE(owned_by_dead_process("run-99999999999999999999-a", "run-", "a"));  // no pid_t
+}
+
 }  // namespace
-}  // namespace dlfl::collect
+}  // namespace dlfl::io

@@ -1,13 +1,13 @@
-// The scratch directory of one collection run (per-test coverage files, snapshots,
-// reports), named after the process that owns it so that the next run can reclaim it
-// when that process died without removing it (SIGKILL, a crash, a power cut).
+// The scratch directory of one run (collection's per-test coverage files, snapshots and
+// reports), named after the process that owns it so that the next run can reclaim it when
+// that process died without removing it (SIGKILL, a crash, a power cut). The same rule
+// reclaims the temporaries of atomic outputs (atomic_file.h).
 #pragma once
 
 #include <filesystem>
-#include <string>
 #include <string_view>
 
-namespace dlfl::collect {
+namespace dlfl::io {
 
 // Creates PARENT/PREFIX-PID-XXXXXX (mkdtemp; PARENT defaults to the system temp
 // directory and is created when missing), after removing the PARENT/PREFIX-PID-* of
@@ -34,4 +34,4 @@ class ScratchDirectory {
 // kept ones and anything named otherwise stay. Never throws; what cannot be removed stays.
 void remove_dead_scratch_directories(const std::filesystem::path& parent, std::string_view prefix) noexcept;
 
-}  // namespace dlfl::collect
+}  // namespace dlfl::io
