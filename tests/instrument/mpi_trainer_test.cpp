@@ -45,9 +45,13 @@ TEST(MpiTrainer, ShardOffsetIsLocalizedFromEveryRanksSnapshot) {
   // Each rank of a test wrote its own snapshot; the joined test covers one `rank=K` each.
   for (const char* rank : {"rank=0", "rank=1", "rank=2"}) ASSERT_TRUE(element.count(rank)) << rank;
   std::set<std::string> failing;
+  std::string why;  // each failing test's message, shown when the set differs
   for (std::size_t t = 0; t < s.test_count(); ++t) {
     const std::string& name = s.tests()[t].name;
-    if (s.tests()[t].failed()) failing.insert(name);
+    if (s.tests()[t].failed()) {
+      failing.insert(name);
+      why += name + ": " + s.tests()[t].message + "\n";
+    }
     // Np1 tests run on rank 0 only, NpK tests on ranks 0..K-1.
     const int ranks = name[name.find('.') - 1] - '0';
     for (int r = 0; r < 3; ++r)
@@ -60,7 +64,8 @@ TEST(MpiTrainer, ShardOffsetIsLocalizedFromEveryRanksSnapshot) {
                          "TrainerNp2.EvaluateIsTheGlobalMeanLoss", "TrainerNp2.GradientMatchesSerial",
                          "TrainerNp2.GradientWithExplicitWorldSizeMatchesSerial",
                          "TrainerNp2.LogisticGradientMatchesSerial", "TrainerNp2.TrainingMatchesSerialSgd",
-                         "TrainerNp3.EvaluateIsTheGlobalMeanLoss", "TrainerNp3.GradientMatchesSerialWithPadding"}));
+                         "TrainerNp3.EvaluateIsTheGlobalMeanLoss", "TrainerNp3.GradientMatchesSerialWithPadding"}))
+      << why;
 
   // Where the faulty line (faults.json: src/shard.cpp:17) ranks, average tie rule. As
   // measured (examples/mpi_trainer/README.md): DStar² line 10 of 152, its tie spanning
