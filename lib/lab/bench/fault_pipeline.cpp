@@ -2,10 +2,12 @@
 #include "dlfl/lab/bench/fault_pipeline.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <iostream>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include "dlfl/lab/bench/download_detection.h"
@@ -160,6 +162,42 @@ std::filesystem::path find_test_binary(const std::filesystem::path& build, const
               build.string() + " (" + names + (found.size() > 5 ? ", ..." : "") + "); name one in the recipe");
 }
 
+namespace {
+
+// The subject's test_list run in the build directory (stdout to BUILD/../tests.txt, one
+// name a line, blank lines and trailing blanks dropped) and its test_command run in the
+// build directory for each name.
+collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, const std::atomic<bool>* cancel) {
+  const Subject& s = *c.subject;
+  auto vars = c.vars;
+  vars["source"] = tree.source.string();
+  vars["build"] = tree.build.string();
+  vars["jobs"] = "1";
+  const std::filesystem::path list = tree.build.parent_path() / "tests.txt";
+  // A newline before the parenthesis closes the list even when the command ends in a comment.
+  const CommandOutcome listed = run_command("(" + expand_command(s.test_list, vars) + "\n) > " +
+                                                collect::shell_quote(list.string()),
+                                            tree.build, c.build_env, s.test_timeout, cancel);
+  if (!listed.ok) throw Error("listing the tests (test_list): " + failure_summary(listed));
+  std::string names;
+  std::size_t count = 0;
+  std::istringstream in(read_text(list));
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    if (line.empty()) continue;
+    names += line + "\n";
+    ++count;
+  }
+  if (count == 0) throw Error("the test_list command printed no test name (" + list.string() + " is empty)");
+  write_text(list, names);
+  vars[""] = "{}";  // collect's own placeholder for the quoted name
+  return collect::CommandList{.test_list = list,
+                              .command = "cd " + collect::shell_quote(tree.build.string()) + " && " +
+                                         expand_command(s.test_command, vars)};
+}
+
+}  // namespace
+
 TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std::atomic<bool>* cancel) {
   const Subject& s = *c.subject;
   const std::filesystem::path binary = s.test_binary.empty() ? std::filesystem::path() : find_test_binary(tree.build, s.test_binary);
@@ -174,8 +212,10 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
     o.probe_map = c.probe_map;
     o.work_dir = tree.build.parent_path() / "snapshots";
   } else {
-    // No test binary (a reproduction recipe): the build's CTest tests.
-    if (s.test_binary.empty())
+    // No test binary nor list (a reproduction recipe): the build's CTest tests.
+    if (!s.test_command.empty())
+      o.source = listed_tests(c, tree, cancel);
+    else if (s.test_binary.empty())
       o.source = collect::CtestDirectory{tree.build};
     else
       o.source = collect::GtestBinary{.binary = binary};

@@ -63,6 +63,8 @@ nlohmann::json recipe_json(const Subject& recipe) {
           {"build", recipe.build},
           {"test_binary", recipe.test_binary},
           {"test_filter", recipe.test_filter},
+          {"test_list", recipe.test_list},
+          {"test_command", recipe.test_command},
           {"backend", std::string(to_string(recipe.backend))},
           {"url_map", recipe.url_map},
           {"cmake_args", recipe.cmake_args},
@@ -138,7 +140,8 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     setup.recipe = file.empty() ? generic_recipe() : read_recipe(file);
     if (setup.recipe.backend == Backend::runtime && setup.recipe.test_binary.empty())
       throw Error(setup.recipe.file.string(), 0,
-                  "the runtime backend runs a GoogleTest binary: give \"test_binary\" (or use \"gcov\" for CTest tests)");
+                  "the runtime backend runs a GoogleTest binary: give \"test_binary\" (or use \"gcov\" for CTest tests "
+                  "and test_list/test_command)");
     if (setup.recipe.backend == Backend::runtime && o.instrument_command.empty())
       throw Error(setup.recipe.file.string(), 0, "the runtime backend needs `dlfl instrument` (run it through the dlfl CLI)");
     setup.recipe_text = recipe_json(setup.recipe).dump(2) + "\n";

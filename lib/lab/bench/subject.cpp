@@ -136,8 +136,9 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   }
   if (!doc.is_object()) r.fail("a subject file holds one JSON object");
   r.only(doc,
-         {"name", "kind", "root", "configure", "build", "test_binary", "test_filter", "mutate", "instrument_exclude",
-          "backend", "timeouts", "description", "url_map", "cxx_standard", "cflags", "cmake_args"},
+         {"name", "kind", "root", "configure", "build", "test_binary", "test_filter", "test_list", "test_command",
+          "mutate", "instrument_exclude", "backend", "timeouts", "description", "url_map", "cxx_standard", "cflags",
+          "cmake_args"},
          "");
 
   Subject s = recipe ? generic_recipe() : Subject{};
@@ -159,8 +160,15 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   if (!s.root.has_filename()) s.root = s.root.parent_path();  // "dir/." normalizes to "dir/"
   s.configure = r.string(doc, "configure", true);
   s.build = r.string(doc, "build", true);
-  s.test_binary = r.string(doc, "test_binary", true);
-  if (s.test_binary.empty() && !recipe) r.fail("test_binary must not be empty");
+  s.test_binary = r.string(doc, "test_binary", false);
+  s.test_list = r.string(doc, "test_list", false);
+  s.test_command = r.string(doc, "test_command", false);
+  if (s.test_list.empty() != s.test_command.empty())
+    r.fail("test_list and test_command go together: one lists the tests, the other runs one");
+  if (!s.test_command.empty() && !s.test_binary.empty())
+    r.fail("test_binary and test_list/test_command are two ways to name the tests: give one");
+  if (s.test_binary.empty() && s.test_command.empty() && !recipe)
+    r.fail("test_binary must not be empty (or give test_list and test_command)");
   if (const std::string problem = s.test_binary.empty() ? "" : eval::repository_path_problem(s.test_binary);
       !problem.empty())
     r.fail("test_binary '" + s.test_binary + "' " + problem + " (it names a file inside the build directory)");
@@ -182,9 +190,20 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   for (const auto& arg : r.strings(doc, "cmake_args", {})) s.cmake_args.push_back(arg);
   s.extra_cflags = r.string(doc, "cflags", false);
   s.test_filter = r.string(doc, "test_filter", false);
-  for (const auto* command : {&s.configure, &s.build}) {
+  for (const auto* command : {&s.configure, &s.build, &s.test_list}) {
     try {
       expand_command(*command, known_placeholders());
+    } catch (const Error& e) {
+      r.fail(e.what());
+    }
+  }
+  if (!s.test_command.empty()) {
+    if (s.test_command.find("{}") == std::string::npos)
+      r.fail("test_command must hold {} where the test's name goes");
+    try {
+      auto vars = known_placeholders();
+      vars[""] = "{}";
+      expand_command(s.test_command, vars);
     } catch (const Error& e) {
       r.fail(e.what());
     }
@@ -204,6 +223,9 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
     else if (backend == "llvm") s.backend = Backend::llvm;
     else r.fail("backend must be \"runtime\", \"gcov\" or \"llvm\", not '" + backend + "'");
   }
+  if (s.backend == Backend::runtime && !s.test_command.empty())
+    r.fail("test_list/test_command run each test as its own process with gcov or llvm coverage: "
+           "give \"backend\": \"gcov\" or \"llvm\"");
   if (const auto it = doc.find("timeouts"); it != doc.end()) {
     if (!it->is_object()) r.fail("field \"timeouts\" must be an object");
     r.only(*it, {"build", "test", "fault"}, " in \"timeouts\"");

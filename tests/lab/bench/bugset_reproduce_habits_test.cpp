@@ -159,5 +159,54 @@ TEST_F(BugsetReproduceHabits, EachBugConfiguresWithAFreshCacheSoARenamedOptionDo
               ::testing::Not(HasSubstr("CACHEY_LEGACY_MODE is obsolete")));
 }
 
+TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQuoted) {
+  // listy has no CTest tests: its checks program lists them (names with blanks, a quote
+  // and `$(touch pwned)`) and runs one by name. The recipe says how.
+  const fs::path clone = clones() / "listy";
+  const std::string fix = rev_parse(clone, "fixs");
+  ASSERT_EQ(fix.size(), 40u);
+  const fs::path listy_manifest = dir_ / "listy.jsonl";
+  dlfl::testing::write_text(listy_manifest,
+                            R"({"id": "fixture+listy#1", "project": "fixture+listy", "fix_commit": ")" + fix +
+                                R"(", "files": [{"old_name": "src/listy.cpp", "new_name": "src/listy.cpp", )"
+                                R"("change_type": "MODIFY", "deleted_lines": [8], "added_lines": [8]}]})"
+                                "\n");
+  const fs::path recipe = dir_ / "listy-recipe.json";
+  dlfl::testing::write_text(recipe, R"({"test_list": "./listy_checks --list", "test_command": "./listy_checks {}"})");
+  const fs::path out = dir_ / "out";
+  const std::string command = "bugset reproduce " + listy_manifest.string() + " --project fixture+listy --repos " +
+                              clones().string() + " -o " + out.string() + " -q --build-jobs 2 --recipe " +
+                              recipe.string();
+  const RunResult r = run_dlfl(command);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  const FaultRecord& record = records[0];
+  ASSERT_TRUE(record.kept) << record.reason << ": " << record.detail;
+  EXPECT_EQ(record.tests, 3u);  // every listed check ran, the odd names too
+  EXPECT_THAT(record.failing_tests, ::testing::ElementsAre("scale by one"));
+  EXPECT_THAT(record.faulty, ::testing::ElementsAre("src/listy.cpp:8"));
+  // A name is data: the substitution in it ran nowhere.
+  for (const auto& entry : fs::recursive_directory_iterator(dir_.path()))
+    EXPECT_NE(entry.path().filename(), "pwned") << entry.path();
+
+  // A list command that prints nothing, or fails, discards the bug and says why.
+  for (const auto& [list, why] : {std::pair{"./listy_checks --list >/dev/null", "printed no test name"},
+                                  std::pair{"./no_such_program --list", "listing the tests (test_list): exit status 127"}}) {
+    dlfl::testing::write_text(recipe, std::string(R"({"test_list": ")") + list +
+                                          R"(", "test_command": "./listy_checks {}"})");
+    std::string again = command;
+    again.replace(again.find(out.string()), out.string().size(), (dir_ / "out-unlisted").string());
+    fs::remove_all(dir_ / "out-unlisted");
+    const RunResult unlisted = run_dlfl(again);
+    ASSERT_EQ(unlisted.exit_code, 0) << unlisted.err;
+    const auto discarded = read_records(dir_ / "out-unlisted" / std::string(kResultsFileName));
+    ASSERT_EQ(discarded.size(), 1u);
+    EXPECT_FALSE(discarded[0].kept);
+    EXPECT_EQ(discarded[0].reason, "tests fail to run");
+    EXPECT_THAT(discarded[0].detail, HasSubstr(why));
+  }
+}
+
 }  // namespace
 }  // namespace dlfl::bench

@@ -184,5 +184,44 @@ TEST(Recipe, EveryFieldIsOptionalAndDefaultsToTheGenericRecipe) {
   EXPECT_THROW(parse_recipe("[]", kFile), Error);
 }
 
+// Tests a program lists and runs one by name (Catch, Boost.Test, pytest over a coverage
+// build): test_list and test_command, together, instead of test_binary or CTest.
+TEST(Recipe, ListedTestsNeedBothCommandsAPlaceForTheNameAndPerProcessCoverage) {
+  const Subject listed =
+      parse_recipe(R"({"test_list": "./checks --list", "test_command": "cd {build} && ./checks {} --quiet"})", kFile);
+  EXPECT_EQ(listed.test_list, "./checks --list");
+  EXPECT_EQ(listed.test_command, "cd {build} && ./checks {} --quiet");
+  EXPECT_EQ(listed.test_binary, "");
+  const Subject subject = parse_subject(
+      R"({"name": "demo", "configure": "x", "build": "y", "test_list": "t --list", "test_command": "t {}",
+          "backend": "gcov"})",
+      kFile);
+  EXPECT_EQ(subject.test_command, "t {}");
+
+  const auto recipe_error = [](const std::string& text) {
+    try {
+      parse_recipe(text, kFile);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_THAT(recipe_error(R"({"test_list": "t --list"})"), HasSubstr("test_list and test_command go together"));
+  EXPECT_THAT(recipe_error(R"({"test_command": "t {}"})"), HasSubstr("test_list and test_command go together"));
+  EXPECT_THAT(recipe_error(R"({"test_list": "t --list", "test_command": "t"})"),
+              HasSubstr("test_command must hold {} where the test's name goes"));
+  EXPECT_THAT(recipe_error(R"({"test_list": "t --list", "test_command": "t {}", "test_binary": "t"})"),
+              HasSubstr("give one"));
+  EXPECT_THAT(recipe_error(R"({"test_list": "t --list", "test_command": "t {}", "backend": "runtime"})"),
+              HasSubstr("give \"backend\": \"gcov\" or \"llvm\""));
+  EXPECT_THAT(recipe_error(R"({"test_list": "t --list {target}", "test_command": "t {}"})"),
+              HasSubstr("unknown placeholder {target}"));
+  EXPECT_THAT(recipe_error(R"({"test_list": "t --list", "test_command": "t {} {name}"})"),
+              HasSubstr("unknown placeholder {name}"));
+  // A subject names its tests one way or the other.
+  EXPECT_THAT(error_of(R"({"name": "demo", "configure": "x", "build": "y"})"),
+              HasSubstr("test_binary must not be empty (or give test_list and test_command)"));
+}
+
 }  // namespace
 }  // namespace dlfl::bench

@@ -102,9 +102,10 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
   cmd->add_option("-o,--out", o->out_dir, "Output directory; reused to resume")->required();
   cmd->add_option("--work", o->work_dir, "Work trees and builds (default: OUT/work, removed when all bugs are done)");
   cmd->add_option("--recipe", o->recipes,
-                  "[PROJECT=]FILE: JSON with configure/build commands, test_binary, backend, timeouts (as\n"
-                  "dlfl-subject.json), for every project or for PROJECT; repeatable. A project's recipe may change\n"
-                  "between runs in one OUT: finished bugs keep their results (OUT/recipes/ holds each recipe)");
+                  "[PROJECT=]FILE: JSON with configure/build commands, test_binary or test_list/test_command,\n"
+                  "backend, timeouts (as dlfl-subject.json), for every project or for PROJECT; repeatable. A project's\n"
+                  "recipe may change between runs in one OUT: finished bugs keep their results (OUT/recipes/ holds\n"
+                  "each recipe)");
   cmd->add_flag("--retry-discarded", o->retry_discarded,
                 "Run the selected bugs an earlier run discarded again (their new records replace the old)");
   cmd->add_option("-j,--jobs", o->jobs, "Bugs reproduced at once, each in its own work tree (default 1)");

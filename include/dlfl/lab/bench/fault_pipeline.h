@@ -80,9 +80,10 @@ struct TreeSpectrum {
   std::set<std::string> failing;
 };
 
-// Runs the tree's test binary (no test_binary: the CTest tests of its build) with the
-// subject's backend. `cancel` stops it (then
-// dlfl::Error is thrown). Throws dlfl::Error when the binary cannot be run or read.
+// Runs the tree's test binary, or the tests its test_list command prints one process
+// each (neither: the CTest tests of its build), with the subject's backend. `cancel`
+// stops it (then dlfl::Error is thrown). Throws dlfl::Error when the binary cannot be
+// run or read, or the test_list command fails or prints no name.
 TreeSpectrum collect_tree(const FaultContext& context, const WorkTree& tree, const std::atomic<bool>* cancel);
 
 // Runs `command` (a subject template) for the tree; {jobs} = `jobs`.

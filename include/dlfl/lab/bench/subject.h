@@ -39,7 +39,7 @@ std::string_view to_string(Backend backend);
 // for the runtime backend), {build} (its build directory), {cflags} and {ldflags} (the
 // backend's compile and link flags), {launcher} (-DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 // when ccache is on PATH, else empty), {jobs} (parallel compile jobs). "{{" is a '{'.
-// Only name, configure, build and test_binary are required.
+// Only name, configure, build and test_binary (or test_list and test_command) are required.
 struct Subject {
   std::filesystem::path file;  // the subject file itself (absolute)
   std::string name;
@@ -49,6 +49,14 @@ struct Subject {
   std::string build;
   std::string test_binary;
   std::string test_filter;
+  // Tests that are neither CTest tests nor a GoogleTest binary's (a Catch or Boost.Test
+  // binary, pytest over a coverage build, a script per case): "test_list" prints their
+  // names, one a line, run in {build}; "test_command" runs one, `{}` standing for its name
+  // (quoted for /bin/sh, as in `dlfl collect --cmd`), in {build}, one process per test
+  // with the gcov or llvm backend's per-process coverage. Both or neither; not with
+  // test_binary.
+  std::string test_list;
+  std::string test_command;
   std::vector<std::string> mutate_files{"src/**"};
   std::vector<std::string> mutate_exclude;
   std::vector<std::string> operators;  // operator names or bug types; empty = all
@@ -78,7 +86,7 @@ Subject read_subject(const std::filesystem::path& file);
 // A reproduction recipe (`dlfl bugset reproduce --recipe FILE`): the same file, read with
 // the generic recipe's values as defaults, so every field is optional: "configure" and
 // "build" default to generic_recipe()'s, "backend" to gcov, and without "test_binary"
-// the tests are the build's CTest tests. Throws as parse_subject does.
+// or "test_command" the tests are the build's CTest tests. Throws as parse_subject does.
 Subject parse_recipe(std::string_view text, const std::filesystem::path& file);
 Subject read_recipe(const std::filesystem::path& file);
 

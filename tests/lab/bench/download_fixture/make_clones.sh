@@ -8,10 +8,13 @@
 # option between two bugs, as oneDNN renamed MKLDNN_CPU_RUNTIME: its later version treats
 # the old option, when the cache still holds it, as obsolete and does not compile. Tags
 # `fixa` and `fixb` fix bugs #1 and #2 (plus() subtracted, twice() tripled).
+# DIR/clones/listy (fixture+listy) has no CTest tests: one program lists its checks
+# (`--list`, names with blanks and shell characters, as Catch's) and runs one by name.
+# Tag `fixs` fixes bug #1 (scale() added).
 # Usage: make_clones.sh DIR   (DIR must not exist)
 set -eu
 dir=$1
-mkdir -p "$dir/dep" "$dir/clones/fetchy" "$dir/clones/cachey"
+mkdir -p "$dir/dep" "$dir/clones/fetchy" "$dir/clones/cachey" "$dir/clones/listy"
 cfg() {
   git config user.name "Fixture Author"
   git config user.email fixture@example.org
@@ -211,3 +214,66 @@ sed -i 's/return x \* 3;/return x * 2;/' src/cachey.cpp
 echo 'add_test(NAME twice COMMAND cachey_tests twice)' >> tests/CMakeLists.txt
 commit 2024-03-04T12:00:00Z "twice doubles"
 git tag fixb
+
+cd "$dir/clones/listy"
+git init -q -b main .
+cfg
+git remote add origin https://github.com/fixture/listy.git
+mkdir -p src tests
+cat > CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(listy LANGUAGES CXX)
+add_library(listy src/listy.cpp)
+target_include_directories(listy PUBLIC src)
+add_executable(listy_checks tests/checks.cpp)
+target_link_libraries(listy_checks PRIVATE listy)
+EOF
+cat > src/listy.h <<'EOF'
+#pragma once
+int sum(int a, int b);
+int scale(int x, int k);
+EOF
+cat > src/listy.cpp <<'EOF'
+#include "listy.h"
+
+int sum(int a, int b) {
+  return a + b;
+}
+
+int scale(int x, int k) {
+  return x + k;
+}
+EOF
+# The checks' names hold blanks, a quote and a command substitution: each must reach
+# the program as one argument, and none may run.
+cat > tests/checks.cpp <<'EOF'
+#include <cstdio>
+#include <cstring>
+
+#include "listy.h"
+
+struct Check {
+  const char* name;
+  bool (*run)();
+};
+const Check checks[] = {
+    {"sum of two", [] { return sum(2, 3) == 5; }},
+    {"sum's zero $(touch pwned)", [] { return sum(0, 0) == 0; }},
+    {"scale by one", [] { return scale(4, 1) == 4; }},
+};
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
+    for (const auto& c : checks) std::printf("%s\n", c.name);
+    return 0;
+  }
+  if (argc != 2) return 2;
+  for (const auto& c : checks)
+    if (std::strcmp(argv[1], c.name) == 0) return c.run() ? 0 : 1;
+  return 2;
+}
+EOF
+commit 2024-04-01T12:00:00Z "listy"
+sed -i 's/return x + k;/return x * k;/' src/listy.cpp
+commit 2024-04-02T12:00:00Z "scale multiplies"
+git tag fixs
