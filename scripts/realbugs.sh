@@ -110,8 +110,14 @@ for side in "${sides[@]}"; do
     else
       while read -r id; do args+=(--bug "$id"); done <<<"$ids"
     fi
+    # The recipes of this run's projects only: bugset reproduce refuses one for a project
+    # none of its bugs is of (the lists' recipes serve both sides).
+    selected=$(printf '%s\n' "${args[@]}" | grep -vxF -- --bug)
     for recipe in "$lists"/recipes/*.json; do
-      [[ -e $recipe ]] && args+=(--recipe "$(basename "$recipe" .json)=$recipe")
+      [[ -e $recipe ]] || continue
+      project=$(basename "$recipe" .json)
+      awk -v p="$project#" 'index($0, p) == 1 { found = 1 } END { exit !found }' <<<"$selected" &&
+        args+=(--recipe "$project=$recipe")
     done
     [[ -n $limit ]] && args+=(--limit "$limit")
     ((retry)) && args+=(--retry-discarded)

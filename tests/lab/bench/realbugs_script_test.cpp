@@ -71,6 +71,9 @@ class RealbugsScript : public ::testing::Test {
     dlfl::testing::write_text(lists() / "dl.jsonl", dl);
     dlfl::testing::write_text(lists() / "traditional.jsonl",
                               "{\"id\": \"ministr#1\", \"project\": \"ministr\"}\n{\"id\": \"ministr#2\", \"project\": \"ministr\"}\n");
+    // A recipe for a project of one side only: the other side's run must not be given it.
+    fs::create_directories(lists() / "recipes");
+    dlfl::testing::write_text(lists() / "recipes" / "fixture+calc.json", R"({"timeouts": {"test": 120}})");
   }
   fs::path repos() const { return dir_ / "bugscpp" / "clones"; }
   fs::path lists() const { return dir_ / "lists"; }
