@@ -183,7 +183,9 @@ def page(out, lists):
 # never a report's text (Denchmark carries no license) nor BugsC++'s patches (its
 # checkout has them).
 LIST_KEYS = ("id", "project", "number", "category", "languages", "fix_commit")
-FILE_KEYS = ("old_name", "new_name", "change_type", "deleted_lines", "added_lines")
+# "methods" (the changed functions, from the code; Denchmark's manifests have them) name
+# the faulty lines' functions: a rerun from the list must find the same ones.
+FILE_KEYS = ("old_name", "new_name", "change_type", "deleted_lines", "added_lines", "methods")
 
 
 def curated_list(out, side):

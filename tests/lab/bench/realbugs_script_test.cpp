@@ -116,6 +116,27 @@ TEST_F(RealbugsScript, ReproducesBothSidesComparesThemAndASecondRunGivesTheSameP
   EXPECT_THAT(slurp(subset / "results.md"), Not(HasSubstr("## DL side")));
 }
 
+TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsAndFaultyLines) {
+  // The DL side's manifest names each changed function (its "methods"); the kept bugs'
+  // faulty lines carry those names, so a list written from the run must keep them.
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(realbugs("-o " + out.string() + " --side dl").status, 0);
+  const Shell listed = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+                             " list " + out.string() + " dl");
+  ASSERT_EQ(listed.status, 0) << listed.out;
+  ASSERT_THAT(listed.out, HasSubstr("\"fixture+calc#1\""));
+  const fs::path written = dir_ / "written";
+  fs::create_directories(written);
+  dlfl::testing::write_text(written / "dl.jsonl", listed.out);
+  const Shell rerun = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                            " --repos " + repos().string() + " --lists " + written.string() + " --side dl -o " +
+                            (dir_ / "rerun").string());
+  ASSERT_EQ(rerun.status, 0) << rerun.out;
+  EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"),
+              HasSubstr("1 of 1 bugs the list records as reproduced were reproduced with the same failing tests and "
+                        "faulty lines."));
+}
+
 TEST_F(RealbugsScript, AMissingListOrBugsCppCheckoutIsAOneLineError) {
   const Shell no_list = realbugs("-o " + (dir_ / "o1").string() + " --lists " + (dir_ / "nowhere").string());
   EXPECT_EQ(WEXITSTATUS(no_list.status), 2);
