@@ -168,7 +168,8 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   if (!s.test_command.empty() && !s.test_binary.empty())
     r.fail("test_binary and test_list/test_command are two ways to name the tests: give one");
   if (s.test_binary.empty() && s.test_command.empty() && !recipe)
-    r.fail("test_binary must not be empty (or give test_list and test_command)");
+    r.fail(doc.contains("test_binary") ? "test_binary must not be empty (or give test_list and test_command)"
+                                       : "missing field \"test_binary\" (or give test_list and test_command)");
   if (const std::string problem = s.test_binary.empty() ? "" : eval::repository_path_problem(s.test_binary);
       !problem.empty())
     r.fail("test_binary '" + s.test_binary + "' " + problem + " (it names a file inside the build directory)");

@@ -233,7 +233,7 @@ TEST(BenchCommand, BadSubjectFileIsOneErrorLine) {
   dlfl::testing::write_text(dir / "s.json", R"({"name": "x", "configure": "true", "build": "true"})");
   const CliRun r = run("bench --subject " + (dir / "s.json").string() + " -o " + (dir / "out").string(), dir.path());
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "dlfl: error: " + (dir / "s.json").string() + ": missing field \"test_binary\"\n");
+  EXPECT_EQ(r.err, "dlfl: error: " + (dir / "s.json").string() + ": missing field \"test_binary\" (or give test_list and test_command)\n");
   EXPECT_FALSE(fs::exists(dir / "out" / "results.csv"));
 }
 

@@ -220,6 +220,8 @@ TEST(Recipe, ListedTestsNeedBothCommandsAPlaceForTheNameAndPerProcessCoverage) {
               HasSubstr("unknown placeholder {name}"));
   // A subject names its tests one way or the other.
   EXPECT_THAT(error_of(R"({"name": "demo", "configure": "x", "build": "y"})"),
+              HasSubstr("missing field \"test_binary\" (or give test_list and test_command)"));
+  EXPECT_THAT(error_of(R"({"name": "demo", "configure": "x", "build": "y", "test_binary": ""})"),
               HasSubstr("test_binary must not be empty (or give test_list and test_command)"));
 }
 
