@@ -121,12 +121,23 @@ void apply_build_habits(FaultContext& c) {
     for (auto& entry : url_map_environment(s.url_map)) c.build_env.push_back(std::move(entry));
 }
 
-CommandOutcome run_tree_command(const FaultContext& c, const WorkTree& tree, const std::string& command,
-                                unsigned jobs, const std::atomic<bool>* cancel) {
+namespace {
+
+// The placeholders of a subject's commands for this tree: the context's, {source},
+// {build} and {jobs}.
+std::map<std::string, std::string> tree_vars(const FaultContext& c, const WorkTree& tree, unsigned jobs) {
   auto vars = c.vars;
   vars["source"] = tree.source.string();
   vars["build"] = tree.build.string();
   vars["jobs"] = std::to_string(jobs);
+  return vars;
+}
+
+}  // namespace
+
+CommandOutcome run_tree_command(const FaultContext& c, const WorkTree& tree, const std::string& command,
+                                unsigned jobs, const std::atomic<bool>* cancel) {
+  const auto vars = tree_vars(c, tree, jobs);
   std::filesystem::create_directories(tree.build);
   return run_command(expand_command(command, vars), tree.build, c.build_env, c.subject->build_timeout, cancel);
 }
@@ -169,10 +180,7 @@ namespace {
 // build directory for each name.
 collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, const std::atomic<bool>* cancel) {
   const Subject& s = *c.subject;
-  auto vars = c.vars;
-  vars["source"] = tree.source.string();
-  vars["build"] = tree.build.string();
-  vars["jobs"] = "1";
+  auto vars = tree_vars(c, tree, 1);
   const std::filesystem::path list = tree.build.parent_path() / "tests.txt";
   // A newline before the parenthesis closes the list even when the command ends in a comment.
   const CommandOutcome listed = run_command("(" + expand_command(s.test_list, vars) + "\n) > " +
