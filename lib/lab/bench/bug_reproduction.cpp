@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <sstream>
 
 #include "dlfl/lab/bench/bugscpp_reproduction.h"
 #include "dlfl/lab/bench/download_detection.h"
@@ -132,10 +133,24 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
         joined(candidacy.test_files) +
         (candidacy.deleted_test_files.empty() ? "" : "; removed: " + joined(candidacy.deleted_test_files)));
 
-  // Submodules: fetched (through the recipe's url_map, if any) after each checkout.
+  // Submodules: fetched (through the recipe's url_map, if any) after each checkout; only
+  // those the recipe names where it names them, and of those the ones this version has
+  // (a project adds submodules over the years).
   const auto update_submodules = [&](const std::string& version) -> std::optional<FaultRecord> {
     if (!fs::exists(tree.source / ".gitmodules")) return std::nullopt;
-    const GitResult g = run_git(tree.source, {"submodule", "update", "--init", "--recursive"}, c.build_env);
+    std::vector<std::string> args{"submodule", "update", "--init", "--recursive", "--"};
+    if (recipe.submodules) {
+      std::vector<std::string> listed{"ls-files", "--stage", "--"};
+      listed.insert(listed.end(), recipe.submodules->begin(), recipe.submodules->end());
+      const GitResult present = recipe.submodules->empty() ? GitResult{true, "", ""} : run_git(tree.source, listed);
+      if (!present.ok) return discard("checkout failed", "listing the " + version + " version's submodules: " + present.what);
+      std::istringstream lines(present.out);
+      for (std::string line; std::getline(lines, line);)  // "160000 SHA 0\tPATH" for a submodule
+        if (const auto tab = line.find('\t'); line.starts_with("160000 ") && tab != std::string::npos)
+          args.push_back(line.substr(tab + 1));
+      if (args.back() == "--") return std::nullopt;
+    }
+    const GitResult g = run_git(tree.source, args, c.build_env);
     keep_log(plan.log_dir, version + "-submodules.log", g.out + "\n" + g.what + "\n");
     if (g.ok) return std::nullopt;
     std::string urls;

@@ -69,8 +69,12 @@ std::string download_urls(const std::string& output, const fs::path& source) {
 }
 
 std::vector<std::string> url_map_environment(const std::map<std::string, std::string>& url_map) {
-  std::vector<std::string> env{"GIT_CONFIG_COUNT=" + std::to_string(url_map.size())};
-  std::size_t i = 0;
+  // Git 2.38.1 and later refuse to clone a submodule from a local path unless the file
+  // transport is allowed (CVE-2022-39253); the map names local clones, so allow it here,
+  // and only where there is a map.
+  std::vector<std::string> env{"GIT_CONFIG_COUNT=" + std::to_string(url_map.size() + 1),
+                               "GIT_CONFIG_KEY_0=protocol.file.allow", "GIT_CONFIG_VALUE_0=always"};
+  std::size_t i = 1;
   for (const auto& [url, local] : url_map) {
     env.push_back("GIT_CONFIG_KEY_" + std::to_string(i) + "=url." + local + ".insteadOf");
     env.push_back("GIT_CONFIG_VALUE_" + std::to_string(i) + "=" + url);

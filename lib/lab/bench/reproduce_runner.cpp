@@ -71,12 +71,13 @@ nlohmann::json recipe_json(const Subject& recipe) {
                        {{"build", recipe.build_timeout.count()},
                         {"test", recipe.test_timeout.count()},
                         {"fault", recipe.fault_timeout.count()}}}};
-  // Only where a recipe lists its tests: every other recipe keeps the digest the
-  // curated lists record.
+  // Only where a recipe uses them: every other recipe keeps the digest the curated
+  // lists record.
   if (!recipe.test_command.empty()) {
     j["test_list"] = recipe.test_list;
     j["test_command"] = recipe.test_command;
   }
+  if (recipe.submodules) j["submodules"] = *recipe.submodules;
   return j;
 }
 
@@ -149,8 +150,10 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
                   "and test_list/test_command)");
     if (setup.recipe.backend == Backend::runtime && o.instrument_command.empty())
       throw Error(setup.recipe.file.string(), 0, "the runtime backend needs `dlfl instrument` (run it through the dlfl CLI)");
+    // The digest sees {repos} as written: one recipe, one digest, wherever the clones are.
     setup.recipe_text = recipe_json(setup.recipe).dump(2) + "\n";
     setup.recipe_digest = digest_of(setup.recipe_text);
+    resolve_repos_placeholder(setup.recipe, o.repos);
     FaultContext& context = setup.context;
     context.formulas = formulas;
     context.top_n = o.top_n;

@@ -137,8 +137,8 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   if (!doc.is_object()) r.fail("a subject file holds one JSON object");
   r.only(doc,
          {"name", "kind", "root", "configure", "build", "test_binary", "test_filter", "test_list", "test_command",
-          "mutate", "instrument_exclude", "backend", "timeouts", "description", "url_map", "cxx_standard", "cflags",
-          "cmake_args"},
+          "mutate", "instrument_exclude", "backend", "timeouts", "description", "url_map", "submodules", "cxx_standard",
+          "cflags", "cmake_args"},
          "");
 
   Subject s = recipe ? generic_recipe() : Subject{};
@@ -179,8 +179,24 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
     for (const auto& [url, local] : it->items()) {
       if (!local.is_string() || local.get<std::string>().empty())
         r.fail("url_map[\"" + url + "\"] must be the path of a local copy");
-      s.url_map[url] = (file.parent_path() / local.get<std::string>()).lexically_normal().string();
+      const std::string path = local.get<std::string>();
+      if (path.starts_with(kReposPlaceholder)) {
+        const std::string_view rest = std::string_view(path).substr(kReposPlaceholder.size());
+        if (!recipe) r.fail("url_map[\"" + url + "\"]: {repos} is known to reproduction recipes only");
+        if (!rest.starts_with('/') || !eval::repository_path_problem(rest.substr(1)).empty())
+          r.fail("url_map[\"" + url + "\"]: {repos} is followed by /FOLDER, a path inside the clones' directory");
+        s.url_map[url] = path;  // resolved by reproduce_bugs against --repos
+      } else {
+        s.url_map[url] = (file.parent_path() / path).lexically_normal().string();
+      }
     }
+  }
+  if (doc.contains("submodules")) {
+    s.submodules = r.strings(doc, "submodules", {});
+    for (const auto& path : *s.submodules)
+      if (const std::string problem = eval::repository_path_problem(path); !problem.empty() || path.starts_with('-'))
+        r.fail("submodules: '" + path + "' " + (problem.empty() ? "must not start with '-'" : problem) +
+               " (it names a submodule's path in the repository)");
   }
   if (const auto it = doc.find("cxx_standard"); it != doc.end()) {
     static const std::set<int> standards{98, 11, 14, 17, 20, 23};
@@ -241,6 +257,12 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
 
 Subject parse_subject(std::string_view text, const std::filesystem::path& file) { return parse(text, file, false); }
 Subject parse_recipe(std::string_view text, const std::filesystem::path& file) { return parse(text, file, true); }
+
+void resolve_repos_placeholder(Subject& recipe, const std::filesystem::path& repos) {
+  for (auto& [url, local] : recipe.url_map)
+    if (local.starts_with(kReposPlaceholder))
+      local = (std::filesystem::absolute(repos) / local.substr(kReposPlaceholder.size() + 1)).lexically_normal().string();
+}
 
 Subject generic_recipe() {
   Subject s;

@@ -208,5 +208,64 @@ TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQ
   }
 }
 
+
+TEST_F(BugsetReproduceHabits, SubmodulesComeFromTheMappedClonesAndOnlyThoseTheRecipeNames) {
+  // subby's submodules are third_party/dep, which it builds with, and gpu, which it does
+  // not need; neither URL can be reached. Git refuses local submodule clones unless the
+  // file transport is allowed, so the mapped one must be allowed explicitly.
+  const fs::path clone = clones() / "subby";
+  const std::string fix = rev_parse(clone, "fixu");
+  ASSERT_EQ(fix.size(), 40u);
+  const fs::path subby_manifest = dir_ / "subby.jsonl";
+  dlfl::testing::write_text(subby_manifest,
+                            R"({"id": "fixture+subby#1", "project": "fixture+subby", "fix_commit": ")" + fix +
+                                R"(", "files": [{"old_name": "src/subby.cpp", "new_name": "src/subby.cpp", )"
+                                R"("change_type": "MODIFY", "deleted_lines": [10], "added_lines": [10]}, )"
+                                R"({"old_name": "tests/subby_test.cpp", "new_name": "tests/subby_test.cpp", )"
+                                R"("change_type": "MODIFY", "added_lines": [14]}]})"
+                                "\n");
+  const fs::path recipe = dir_ / "subby-recipe.json";
+  const std::string dep_map = R"("url_map": {"https://example.invalid/dep.git": ")" + (dir_ / "f" / "dep").string() + "\"}";
+  const fs::path out = dir_ / "out";
+  const std::string command = "bugset reproduce " + subby_manifest.string() + " --project fixture+subby --repos " +
+                              clones().string() + " -o " + out.string() + " -q --build-jobs 2 --recipe " +
+                              recipe.string();
+
+  // Every submodule by default: the unmapped gpu is a download that failed, named.
+  dlfl::testing::write_text(recipe, "{" + dep_map + "}");
+  const RunResult all = run_dlfl(command);
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].reason, "configure-time download");
+  EXPECT_THAT(records[0].detail, HasSubstr("https://example.invalid/gpu.git"));
+
+  // Only the submodule it needs, from its mapped local clone: kept. A recipe in a
+  // repository names that clone inside --repos ({repos}); a named submodule this version
+  // does not have (a later version's) is left out.
+  ASSERT_EQ(std::system(("git clone -q '" + (dir_ / "f" / "dep").string() + "' '" + (clones() / "fixture+dep").string() +
+                         "'").c_str()),
+            0);
+  dlfl::testing::write_text(
+      recipe, R"({"url_map": {"https://example.invalid/dep.git": "{repos}/fixture+dep"},
+                  "submodules": ["third_party/dep", "third_party/later"]})");
+  const RunResult named = run_dlfl(command + " --retry-discarded");
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  const FaultRecord& r = records[0];
+  ASSERT_TRUE(r.kept) << r.reason << ": " << r.detail << "\n" << r.tail;
+  EXPECT_THAT(r.failing_tests, ::testing::ElementsAre("twice"));
+  EXPECT_THAT(r.faulty, ::testing::ElementsAre("src/subby.cpp:10"));
+  const std::string fetched = slurp(out / "logs" / "fixture+subby#1" / "buggy-submodules.log");
+  EXPECT_THAT(fetched, HasSubstr("third_party/dep"));
+  EXPECT_THAT(fetched, ::testing::Not(HasSubstr("gpu")));
+  // The stored recipe keeps {repos} as written: the digest does not depend on where the clones are.
+  std::size_t with_placeholder = 0;
+  for (const auto& entry : fs::directory_iterator(out / "recipes"))
+    with_placeholder += slurp(entry.path()).find("\"{repos}/fixture+dep\"") != std::string::npos;
+  EXPECT_EQ(with_placeholder, 1u);
+}
+
 }  // namespace
 }  // namespace dlfl::bench

@@ -154,6 +154,16 @@ TEST(WithoutTests, AddsNegativePatterns) {
 namespace dlfl::bench {
 namespace {
 
+// The message of the error parse_recipe throws for `text`, or "no error".
+std::string recipe_error(const std::string& text) {
+  try {
+    parse_recipe(text, kFile);
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
 // A reproduction recipe: the same file with every field optional, defaulting to the
 // generic CMake recipe (gcov, CTest tests).
 TEST(Recipe, EveryFieldIsOptionalAndDefaultsToTheGenericRecipe) {
@@ -198,14 +208,6 @@ TEST(Recipe, ListedTestsNeedBothCommandsAPlaceForTheNameAndPerProcessCoverage) {
       kFile);
   EXPECT_EQ(subject.test_command, "t {}");
 
-  const auto recipe_error = [](const std::string& text) {
-    try {
-      parse_recipe(text, kFile);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_THAT(recipe_error(R"({"test_list": "t --list"})"), HasSubstr("test_list and test_command go together"));
   EXPECT_THAT(recipe_error(R"({"test_command": "t {}"})"), HasSubstr("test_list and test_command go together"));
   EXPECT_THAT(recipe_error(R"({"test_list": "t --list", "test_command": "t"})"),
@@ -223,6 +225,41 @@ TEST(Recipe, ListedTestsNeedBothCommandsAPlaceForTheNameAndPerProcessCoverage) {
               HasSubstr("missing field \"test_binary\" (or give test_list and test_command)"));
   EXPECT_THAT(error_of(R"({"name": "demo", "configure": "x", "build": "y", "test_binary": ""})"),
               HasSubstr("test_binary must not be empty (or give test_list and test_command)"));
+}
+
+// A project's optional submodules (ncnn's glslang, for Vulkan only) need not be fetched:
+// "submodules" names those a checkout fetches; unset is every one, [] none.
+TEST(Recipe, SubmodulesNameThePathsToFetchOrNone) {
+  EXPECT_FALSE(parse_recipe("{}", kFile).submodules.has_value());
+  EXPECT_THAT(parse_recipe(R"({"submodules": []})", kFile).submodules, ::testing::Optional(::testing::IsEmpty()));
+  EXPECT_THAT(parse_recipe(R"({"submodules": ["third_party/dep", "gpu"]})", kFile).submodules,
+              ::testing::Optional(::testing::ElementsAre("third_party/dep", "gpu")));
+  EXPECT_THAT(recipe_error(R"({"submodules": "dep"})"), HasSubstr("field \"submodules\" must be an array of strings"));
+  EXPECT_THAT(recipe_error(R"({"submodules": ["../elsewhere"]})"), HasSubstr("submodules: '../elsewhere'"));
+  EXPECT_THAT(recipe_error(R"({"submodules": ["/abs"]})"), HasSubstr("submodules: '/abs'"));
+  // Passed to git after "--", and still no option.
+  EXPECT_THAT(recipe_error(R"({"submodules": ["--force"]})"), HasSubstr("must not start with '-'"));
+}
+
+// A recipe in a repository cannot know where the user's clones are: "{repos}/FOLDER" in
+// url_map is a folder of `bugset reproduce --repos`, resolved there, kept as written here.
+TEST(Recipe, UrlMapMayNameAFolderOfTheClonesDirectory) {
+  Subject recipe = parse_recipe(R"({"url_map": {"https://x.invalid/a.git": "{repos}/owner+a",
+                                                 "https://x.invalid/b.git": "local/b"}})",
+                                kFile);
+  EXPECT_EQ(recipe.url_map.at("https://x.invalid/a.git"), "{repos}/owner+a");
+  EXPECT_EQ(recipe.url_map.at("https://x.invalid/b.git"), (kFile.parent_path() / "local/b").string());
+  resolve_repos_placeholder(recipe, "/clones");
+  EXPECT_EQ(recipe.url_map.at("https://x.invalid/a.git"), "/clones/owner+a");
+  EXPECT_EQ(recipe.url_map.at("https://x.invalid/b.git"), (kFile.parent_path() / "local/b").string());
+
+  for (const char* bad : {"{repos}", "{repos}a", "{repos}/../elsewhere", "{repos}//a", "{repos}/"})
+    EXPECT_THAT(recipe_error(std::string(R"({"url_map": {"https://x.invalid/a.git": ")") + bad + R"("}})"),
+                HasSubstr("{repos} is followed by /FOLDER"))
+        << bad;
+  EXPECT_THAT(error_of(R"({"name": "demo", "configure": "x", "build": "y", "test_binary": "t",
+                           "url_map": {"https://x.invalid/a.git": "{repos}/a"}})"),
+              HasSubstr("{repos} is known to reproduction recipes only"));
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ std::string download_urls(const std::string& output, const std::filesystem::path
 // "NAME=VALUE" environment entries that make git fetch each mapped URL from its local
 // copy (git's `url.<base>.insteadOf`, through GIT_CONFIG_COUNT/KEY_n/VALUE_n): a
 // FetchContent or ExternalProject GIT_REPOSITORY and a submodule then clone offline.
+// It also allows git's file transport (protocol.file.allow), which submodule clones from
+// local paths need since git 2.38.1.
 std::vector<std::string> url_map_environment(const std::map<std::string, std::string>& url_map);
 
 }  // namespace dlfl::bench

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,7 +71,14 @@ struct Subject {
   // (FetchContent, ExternalProject, submodules: download_detection.h); cmake_args: for
   // {cmake_args} ("cxx_standard": N adds -DCMAKE_CXX_STANDARD=N first); extra_cflags:
   // appended to {cflags} ("cflags": "-Wno-error -fpermissive").
+  // In a recipe a local path may start with {repos}/: the clones' directory of `bugset
+  // reproduce --repos`, so a recipe in a repository names the submodules' clones beside
+  // the project's (kept verbatim here; resolve_repos_placeholder resolves it).
   std::map<std::string, std::string> url_map;
+  // submodules: the paths of the submodules a checkout fetches (recursively), for a
+  // project whose optional parts are submodules it does not need to build and test
+  // (ncnn's glslang, for Vulkan only); unset = every submodule, empty = none.
+  std::optional<std::vector<std::string>> submodules;
   std::vector<std::string> cmake_args;
   std::string extra_cflags;
 };
@@ -88,6 +96,9 @@ Subject read_subject(const std::filesystem::path& file);
 // "build" default to generic_recipe()'s, "backend" to gcov, and without "test_binary"
 // or "test_command" the tests are the build's CTest tests. Throws as parse_subject does.
 Subject parse_recipe(std::string_view text, const std::filesystem::path& file);
+inline constexpr std::string_view kReposPlaceholder = "{repos}";
+// The recipe's url_map with each "{repos}/FOLDER" made `repos`/FOLDER (absolute).
+void resolve_repos_placeholder(Subject& recipe, const std::filesystem::path& repos);
 Subject read_recipe(const std::filesystem::path& file);
 
 // The generic CMake recipe: configure with Ninja at -O0 with the backend's flags (and the

@@ -11,10 +11,13 @@
 # DIR/clones/listy (fixture+listy) has no CTest tests: one program lists its checks
 # (`--list`, names with blanks and shell characters, as Catch's) and runs one by name.
 # Tag `fixs` fixes bug #1 (scale() added).
+# DIR/clones/subby (fixture+subby) has two submodules from URLs no machine can reach:
+# third_party/dep (DIR/dep, which it needs) and gpu (DIR/gpu, an optional part it does
+# not build). Tag `fixu` fixes bug #1 (twice() tripled).
 # Usage: make_clones.sh DIR   (DIR must not exist)
 set -eu
 dir=$1
-mkdir -p "$dir/dep" "$dir/clones/fetchy" "$dir/clones/cachey" "$dir/clones/listy"
+mkdir -p "$dir/dep" "$dir/gpu" "$dir/clones/fetchy" "$dir/clones/cachey" "$dir/clones/listy" "$dir/clones/subby"
 cfg() {
   git config user.name "Fixture Author"
   git config user.email fixture@example.org
@@ -277,3 +280,76 @@ commit 2024-04-01T12:00:00Z "listy"
 sed -i 's/return x + k;/return x * k;/' src/listy.cpp
 commit 2024-04-02T12:00:00Z "scale multiplies"
 git tag fixs
+
+cd "$dir/gpu"
+git init -q -b main .
+cfg
+echo "kernels" > README
+commit 2024-05-01T12:00:00Z "gpu"
+
+cd "$dir/clones/subby"
+git init -q -b main .
+cfg
+git remote add origin https://github.com/fixture/subby.git
+mkdir -p src tests
+cat > .gitmodules <<'EOF'
+[submodule "third_party/dep"]
+	path = third_party/dep
+	url = https://example.invalid/dep.git
+[submodule "gpu"]
+	path = gpu
+	url = https://example.invalid/gpu.git
+EOF
+git update-index --add --cacheinfo "160000,$(git -C "$dir/dep" rev-parse HEAD),third_party/dep"
+git update-index --add --cacheinfo "160000,$(git -C "$dir/gpu" rev-parse HEAD),gpu"
+cat > CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(subby LANGUAGES CXX)
+enable_testing()
+add_library(subby src/subby.cpp)
+target_include_directories(subby PUBLIC src third_party/dep/include)
+add_executable(subby_tests tests/subby_test.cpp)
+target_link_libraries(subby_tests PRIVATE subby)
+add_test(NAME plus COMMAND subby_tests plus)
+add_test(NAME twice_zero COMMAND subby_tests twice_zero)
+add_test(NAME twice COMMAND subby_tests twice)
+EOF
+cat > src/subby.h <<'EOF'
+#pragma once
+int plus(int a, int b);
+int twice(int x);
+EOF
+cat > src/subby.cpp <<'EOF'
+#include "subby.h"
+
+#include <dep.h>
+
+int plus(int a, int b) {
+  return a + b;
+}
+
+int twice(int x) {
+  return x * (dep_factor() + 1);
+}
+EOF
+cat > tests/subby_test.cpp <<'EOF'
+#include <cstring>
+
+#include "subby.h"
+
+int main(int argc, char** argv) {
+  if (argc < 2) return 2;
+  if (std::strcmp(argv[1], "plus") == 0) return plus(2, 3) == 5 ? 0 : 1;
+  if (std::strcmp(argv[1], "twice_zero") == 0) return twice(0) == 0 ? 0 : 1;
+  if (std::strcmp(argv[1], "twice") == 0) return twice(4) == 8 ? 0 : 1;
+  return 2;
+}
+EOF
+# Not commit(): `git add -A` would drop the gitlinks, whose folders are not there.
+git add .gitmodules CMakeLists.txt src tests
+GIT_AUTHOR_DATE=2024-05-02T12:00:00Z GIT_COMMITTER_DATE=2024-05-02T12:00:00Z git commit -q -m "subby"
+sed -i 's/return x \* (dep_factor() + 1);/return x * dep_factor();/' src/subby.cpp
+echo "// twice doubles" >> tests/subby_test.cpp
+git add src tests
+GIT_AUTHOR_DATE=2024-05-03T12:00:00Z GIT_COMMITTER_DATE=2024-05-03T12:00:00Z git commit -q -m "twice doubles"
+git tag fixu
