@@ -281,6 +281,8 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
   r.elements = spectrum.element_count();
   r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
   r.results = evaluate_formulas(c, spectrum, plan.candidacy.native_truth);
+  if (const std::string why = unfindable_fault(r.results, plan.candidacy.native_truth.size()); !why.empty())
+    return discard("no faulty line in the spectrum", why);
   keep_spectrum(plan, spectrum, plan.candidacy.native_truth);
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

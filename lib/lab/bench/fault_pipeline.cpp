@@ -250,6 +250,14 @@ FaultRecord discarded(FaultRecord r, const std::string& reason, const std::strin
   return r;
 }
 
+std::string unfindable_fault(const std::vector<FormulaResult>& results, std::size_t faulty_lines) {
+  if (std::any_of(results.begin(), results.end(), [](const FormulaResult& f) { return f.found; })) return "";
+  return "none of the fix's " + std::to_string(faulty_lines) + " deleted C/C++/CUDA line" +
+         (faulty_lines == 1 ? " is" : "s is") +
+         " a line the coverage records (comments, declarations, or code the compiler attributes to another line, "
+         "such as the arguments of a multi-line macro invocation)";
+}
+
 std::vector<FormulaResult> evaluate_formulas(const FaultContext& c, const Spectrum& spectrum,
                                              const std::vector<eval::GroundTruthItem>& faults) {
   eval::EvaluationOptions options;

@@ -209,6 +209,34 @@ TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQ
 }
 
 
+TEST_F(BugsetReproduceHabits, ABugWhoseFaultyLinesNoCoverageRecordsIsDiscarded) {
+  // listy's fix changes line 8, but this manifest's ground truth is lines 1 and 2 (an
+  // #include and a blank line): a test fails on the buggy version and passes on the
+  // fixed one, yet no ranking can find a faulty line, as when gcc attributes the code of
+  // a multi-line macro invocation to one line.
+  const fs::path clone = clones() / "listy";
+  const std::string fix = rev_parse(clone, "fixs");
+  ASSERT_EQ(fix.size(), 40u);
+  const fs::path listy_manifest = dir_ / "listy.jsonl";
+  dlfl::testing::write_text(listy_manifest,
+                            R"({"id": "fixture+listy#1", "project": "fixture+listy", "fix_commit": ")" + fix +
+                                R"(", "files": [{"old_name": "src/listy.cpp", "new_name": "src/listy.cpp", )"
+                                R"("change_type": "MODIFY", "deleted_lines": [1, 2], "added_lines": [8]}]})"
+                                "\n");
+  const fs::path recipe = dir_ / "listy-recipe.json";
+  dlfl::testing::write_text(recipe, R"({"test_list": "./listy_checks --list", "test_command": "./listy_checks {}"})");
+  const fs::path out = dir_ / "out";
+  const RunResult r = run_dlfl("bugset reproduce " + listy_manifest.string() + " --project fixture+listy --repos " +
+                               clones().string() + " -o " + out.string() + " -q --build-jobs 2 --recipe " + recipe.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].kept);
+  EXPECT_EQ(records[0].reason, "no faulty line in the spectrum");
+  EXPECT_THAT(records[0].detail, HasSubstr("none of the fix's 2 deleted C/C++/CUDA lines is a line the coverage records"));
+  EXPECT_FALSE(fs::exists(out / "spectra" / "fixture+listy#1.dlfl"));
+}
+
 TEST_F(BugsetReproduceHabits, SubmodulesComeFromTheMappedClonesAndOnlyThoseTheRecipeNames) {
   // subby's submodules are third_party/dep, which it builds with, and gpu, which it does
   // not need; neither URL can be reached. Git refuses local submodule clones unless the

@@ -102,6 +102,13 @@ FaultRecord discarded(FaultRecord record, const std::string& reason, const std::
 std::vector<FormulaResult> evaluate_formulas(const FaultContext& context, const Spectrum& spectrum,
                                              const std::vector<eval::GroundTruthItem>& faults);
 
+// Why a real bug whose evaluation is `results` (evaluate_formulas over `faulty_lines`
+// ground-truth lines) cannot be kept, or "" when it can: no formula finds any faulty line
+// among the ranked elements. A fix that deletes only comments or declarations, or code the
+// compiler attributes to another line (gcc puts the code of a multi-line macro
+// invocation's arguments on one line), leaves nothing for any ranking to find.
+std::string unfindable_fault(const std::vector<FormulaResult>& results, std::size_t faulty_lines);
+
 // The whole pipeline for one mutant in one work tree (whose files must be pristine; they
 // are again on return). Discards are records with kept = false and a reason: "not
 // placeable" (the edit cannot be located in the instrumented copy), "build fails",
