@@ -134,6 +134,19 @@ TEST(Subject, BundledSubjectsParse) {
   EXPECT_TRUE(std::filesystem::exists(confeval.root / "CMakeLists.txt"));
 }
 
+// The real-bug study's recipes (bugsets/recipes/PROJECT.json) parse, so a user's run of
+// scripts/realbugs.sh does not stop at one after hours of others.
+TEST(Recipe, CuratedRecipesParse) {
+  const std::filesystem::path recipes = std::filesystem::path(DLFL_SOURCE_DIR) / "bugsets" / "recipes";
+  std::size_t parsed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(recipes)) {
+    if (entry.path().extension() != ".json") continue;
+    EXPECT_NO_THROW(read_recipe(entry.path())) << entry.path();
+    ++parsed;
+  }
+  EXPECT_GE(parsed, 1u);
+}
+
 }  // namespace
 }  // namespace dlfl::bench
 
