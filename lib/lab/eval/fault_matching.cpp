@@ -50,6 +50,30 @@ std::string_view strip_parameters(std::string_view name) {
   }
 }
 
+// gcov names a function template's instance with its return type and template
+// arguments ("dgl::COOMatrix dgl::impl::Pick<int>"); a fix names the template ("Pick").
+// The name without both: what follows the last blank outside <...> (unless it follows
+// "operator", as in "operator new"), then each <...> removed, an operator's own '<' kept.
+std::string without_return_type_and_template_arguments(std::string_view name) {
+  std::size_t depth = 0, start = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const bool operator_char = i >= 8 && name.substr(i - 8, 8) == "operator";
+    if (name[i] == '<' && !operator_char) ++depth;
+    else if (name[i] == '>' && depth > 0) --depth;
+    else if (name[i] == ' ' && depth == 0 && !operator_char) start = i + 1;
+  }
+  std::string out;
+  depth = 0;
+  for (std::size_t i = start; i < name.size(); ++i) {
+    const std::string_view before = name.substr(start, i - start);
+    const bool operator_char = before.ends_with("operator") || before.ends_with("operator<");
+    if (name[i] == '<' && !operator_char) ++depth;
+    else if (name[i] == '>' && depth > 0) --depth;
+    else if (depth == 0) out += name[i];
+  }
+  return out;
+}
+
 std::vector<std::string_view> name_components(std::string_view name) {
   name = strip_parameters(trim(name));
   std::vector<std::string_view> parts;
@@ -137,7 +161,10 @@ bool same_file(std::string_view a, std::string_view b) {
 }
 
 bool same_function(std::string_view a, std::string_view b) {
-  return tails_match(name_components(a), name_components(b));
+  if (tails_match(name_components(a), name_components(b))) return true;
+  const std::string x = without_return_type_and_template_arguments(strip_parameters(trim(a)));
+  const std::string y = without_return_type_and_template_arguments(strip_parameters(trim(b)));
+  return tails_match(name_components(x), name_components(y));
 }
 
 bool matches(const GroundTruthItem& fault, const ScoredElement& element) {
