@@ -138,11 +138,12 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   // (a project adds submodules over the years).
   const auto update_submodules = [&](const std::string& version) -> std::optional<FaultRecord> {
     if (!fs::exists(tree.source / ".gitmodules")) return std::nullopt;
+    if (recipe.submodules && recipe.submodules->empty()) return std::nullopt;
     std::vector<std::string> args{"submodule", "update", "--init", "--recursive", "--"};
     if (recipe.submodules) {
       std::vector<std::string> listed{"ls-files", "--stage", "--"};
       listed.insert(listed.end(), recipe.submodules->begin(), recipe.submodules->end());
-      const GitResult present = recipe.submodules->empty() ? GitResult{true, "", ""} : run_git(tree.source, listed);
+      const GitResult present = run_git(tree.source, listed);
       if (!present.ok) return discard("checkout failed", "listing the " + version + " version's submodules: " + present.what);
       std::istringstream lines(present.out);
       for (std::string line; std::getline(lines, line);)  // "160000 SHA 0\tPATH" for a submodule

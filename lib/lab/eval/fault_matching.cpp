@@ -162,9 +162,12 @@ bool same_file(std::string_view a, std::string_view b) {
 
 bool same_function(std::string_view a, std::string_view b) {
   if (tails_match(name_components(a), name_components(b))) return true;
-  const std::string x = without_return_type_and_template_arguments(strip_parameters(trim(a)));
-  const std::string y = without_return_type_and_template_arguments(strip_parameters(trim(b)));
-  return tails_match(name_components(x), name_components(y));
+  // Only a name with a return type or template arguments has more to compare; matching
+  // runs once per ranked element and fault, so the others allocate nothing here.
+  const std::string_view x = strip_parameters(trim(a)), y = strip_parameters(trim(b));
+  if (x.find_first_of("< ") == std::string_view::npos && y.find_first_of("< ") == std::string_view::npos) return false;
+  return tails_match(name_components(without_return_type_and_template_arguments(x)),
+                     name_components(without_return_type_and_template_arguments(y)));
 }
 
 bool matches(const GroundTruthItem& fault, const ScoredElement& element) {

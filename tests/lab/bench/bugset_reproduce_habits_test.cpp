@@ -53,6 +53,24 @@ class BugsetReproduceHabits : public ::testing::Test {
   }
   fs::path clones() const { return dir_ / "f" / "clones"; }
   fs::path manifest() const { return dir_ / "manifest.jsonl"; }
+  // listy's bug #1 (fixed at tag `fixs`) with these ground-truth lines, and a recipe
+  // naming its checks: the `bugset reproduce` command that writes to `out`.
+  std::string listy_command(const std::string& deleted_lines, const fs::path& out) const {
+    const std::string fix = rev_parse(clones() / "listy", "fixs");
+    EXPECT_EQ(fix.size(), 40u);
+    const fs::path listy_manifest = dir_ / "listy.jsonl";
+    dlfl::testing::write_text(listy_manifest,
+                              R"({"id": "fixture+listy#1", "project": "fixture+listy", "fix_commit": ")" + fix +
+                                  R"(", "files": [{"old_name": "src/listy.cpp", "new_name": "src/listy.cpp", )"
+                                  R"("change_type": "MODIFY", "deleted_lines": [)" + deleted_lines +
+                                  R"(], "added_lines": [8]}]})"
+                                  "\n");
+    dlfl::testing::write_text(listy_recipe(),
+                              R"({"test_list": "./listy_checks --list", "test_command": "./listy_checks {}"})");
+    return "bugset reproduce " + listy_manifest.string() + " --project fixture+listy --repos " + clones().string() +
+           " -o " + out.string() + " -q --build-jobs 2 --recipe " + listy_recipe().string();
+  }
+  fs::path listy_recipe() const { return dir_ / "listy-recipe.json"; }
   std::string reproduce(const fs::path& out, const std::string& more = "") const {
     return "bugset reproduce " + manifest().string() + " --bug fixture+fetchy#1 --repos " + clones().string() +
            " -o " + out.string() + " -q --build-jobs 2" + more;
@@ -162,21 +180,9 @@ TEST_F(BugsetReproduceHabits, EachBugConfiguresWithAFreshCacheSoARenamedOptionDo
 TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQuoted) {
   // listy has no CTest tests: its checks program lists them (names with blanks, a quote
   // and `$(touch pwned)`) and runs one by name. The recipe says how.
-  const fs::path clone = clones() / "listy";
-  const std::string fix = rev_parse(clone, "fixs");
-  ASSERT_EQ(fix.size(), 40u);
-  const fs::path listy_manifest = dir_ / "listy.jsonl";
-  dlfl::testing::write_text(listy_manifest,
-                            R"({"id": "fixture+listy#1", "project": "fixture+listy", "fix_commit": ")" + fix +
-                                R"(", "files": [{"old_name": "src/listy.cpp", "new_name": "src/listy.cpp", )"
-                                R"("change_type": "MODIFY", "deleted_lines": [8], "added_lines": [8]}]})"
-                                "\n");
-  const fs::path recipe = dir_ / "listy-recipe.json";
-  dlfl::testing::write_text(recipe, R"({"test_list": "./listy_checks --list", "test_command": "./listy_checks {}"})");
+  const fs::path recipe = listy_recipe();
   const fs::path out = dir_ / "out";
-  const std::string command = "bugset reproduce " + listy_manifest.string() + " --project fixture+listy --repos " +
-                              clones().string() + " -o " + out.string() + " -q --build-jobs 2 --recipe " +
-                              recipe.string();
+  const std::string command = listy_command("8", out);
   const RunResult r = run_dlfl(command);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto records = read_records(out / std::string(kResultsFileName));
@@ -214,20 +220,8 @@ TEST_F(BugsetReproduceHabits, ABugWhoseFaultyLinesNoCoverageRecordsIsDiscarded) 
   // #include and a blank line): a test fails on the buggy version and passes on the
   // fixed one, yet no ranking can find a faulty line, as when gcc attributes the code of
   // a multi-line macro invocation to one line.
-  const fs::path clone = clones() / "listy";
-  const std::string fix = rev_parse(clone, "fixs");
-  ASSERT_EQ(fix.size(), 40u);
-  const fs::path listy_manifest = dir_ / "listy.jsonl";
-  dlfl::testing::write_text(listy_manifest,
-                            R"({"id": "fixture+listy#1", "project": "fixture+listy", "fix_commit": ")" + fix +
-                                R"(", "files": [{"old_name": "src/listy.cpp", "new_name": "src/listy.cpp", )"
-                                R"("change_type": "MODIFY", "deleted_lines": [1, 2], "added_lines": [8]}]})"
-                                "\n");
-  const fs::path recipe = dir_ / "listy-recipe.json";
-  dlfl::testing::write_text(recipe, R"({"test_list": "./listy_checks --list", "test_command": "./listy_checks {}"})");
   const fs::path out = dir_ / "out";
-  const RunResult r = run_dlfl("bugset reproduce " + listy_manifest.string() + " --project fixture+listy --repos " +
-                               clones().string() + " -o " + out.string() + " -q --build-jobs 2 --recipe " + recipe.string());
+  const RunResult r = run_dlfl(listy_command("1, 2", out));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto records = read_records(out / std::string(kResultsFileName));
   ASSERT_EQ(records.size(), 1u);
