@@ -42,6 +42,9 @@ std::vector<Probed> probe_candidates(const CollectRequest& o, const std::vector<
   std::vector<Probed> probed;
   for (const auto& p : paths) probed.push_back({p, probe_binary(p)});
   for (const auto& p : o.objects) {
+    std::error_code ec;
+    if (std::any_of(paths.begin(), paths.end(), [&](const fs::path& test) { return fs::equivalent(test, p, ec); }))
+      continue;  // a test's own executable, probed above
     Probed object{p, probe_binary(p)};
     if (!object.info.elf) throw Error(p.string(), 0, "--object: not an ELF binary");
     probed.push_back(std::move(object));

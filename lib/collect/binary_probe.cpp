@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -117,6 +118,7 @@ BinaryInfo probe_binary(const std::filesystem::path& path) {
   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
     throw Error(path.string(), 0, "only 64-bit little-endian ELF binaries are supported");
   info.elf = true;
+  info.linked = eh.e_type == ET_EXEC || eh.e_type == ET_DYN;
   for (std::size_t i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph{};
     if (!read_at(file, eh.e_phoff + i * sizeof(Elf64_Phdr), ph)) break;
@@ -156,6 +158,37 @@ BinaryInfo probe_binary(const std::filesystem::path& path) {
   }
   if (!info.llvm_coverage) info.gcda_paths = find_gcda_paths(file);
   return info;
+}
+
+std::vector<std::filesystem::path> find_llvm_coverage_binaries(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> found;
+  std::error_code ec;
+  auto it = fs::recursive_directory_iterator(dir, ec);
+  if (ec) throw Error(dir.string(), 0, "cannot list the directory: " + ec.message());
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) throw Error(dir.string(), 0, "cannot list the directory: " + ec.message());
+    const fs::file_status status = it->symlink_status(ec);
+    // CMake's own probes of the compiler (CMakeFiles/VERSION/CompilerIdCXX/a.out) are
+    // built with the project's flags too; the targets' files there are object files.
+    if (!ec && fs::is_directory(status) && it->path().filename() == "CMakeFiles") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (ec || !fs::is_regular_file(status) || (status.permissions() & fs::perms::owner_exec) == fs::perms::none)
+      continue;
+    // Scripts, and ELF files probe_binary does not read (32-bit, big-endian), are not what
+    // this machine's clang coverage builds link.
+    char ident[EI_DATA + 1] = {};
+    std::ifstream in(it->path(), std::ios::binary);
+    if (!in.read(ident, sizeof ident) || std::memcmp(ident, ELFMAG, SELFMAG) != 0 || ident[EI_CLASS] != ELFCLASS64 ||
+        ident[EI_DATA] != ELFDATA2LSB)
+      continue;
+    const BinaryInfo info = probe_binary(it->path());
+    if (info.linked && info.llvm_coverage) found.push_back(it->path());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 int gcov_stamp_major(std::string_view stamp) {

@@ -348,8 +348,8 @@ void PerTestRun::count(CollectResult& result) const {
   const CoverageBackend& backend = *p_.backend;
   // Every test killed (a library that aborts while it loads, say): the binaries are fine,
   // the tests are not; say so, with the first one's end, rather than doubt the build.
-  if (s.tests > 0 && s.no_coverage == s.tests && s.crashed + s.timed_out == s.tests &&
-      !backend.keeps_coverage_of_killed_tests()) {
+  const bool none_covered = s.tests > 0 && s.no_coverage == s.tests && !r_.outcomes_only;
+  if (none_covered && s.crashed + s.timed_out == s.tests && !backend.keeps_coverage_of_killed_tests()) {
     std::size_t first = 0;
     while (!records_[first].outcome.in_spectrum()) ++first;
     const std::string& end = records_[first].outcome.message;
@@ -360,7 +360,7 @@ void PerTestRun::count(CollectResult& result) const {
                                                  : ", and a killed process writes none with this backend",
                             printable(p_.tests[first].name), printable(end.substr(0, end.find('\n')))));
   }
-  if (s.tests > 0 && s.no_coverage == s.tests)
+  if (none_covered)
     throw Error(backend.kind() == CoverageKind::runtime
                     ? fmt::format("none of the {} tests wrote a runtime snapshot: build the programs they run from the "
                                   "`dlfl instrument` tree ($(dlfl config --cflags)) and link them with libdlfl_rt "
@@ -389,7 +389,7 @@ void PerTestRun::count(CollectResult& result) const {
 // Without elements known up front: the table's lines become the elements, in order, and
 // every test goes in with its provisional ids mapped to them.
 void PerTestRun::add_all_tests() {
-  if (table_.size() == 0)
+  if (table_.size() == 0 && !r_.outcomes_only)
     throw Error(fmt::format("no instrumented line is left after the source root and the excludes (the coverage "
                             "data named {} files): check --source-root and --exclude",
                             table_.paths_seen()));

@@ -8,6 +8,7 @@
 
 #include "collect_test_support.h"
 #include "dlfl/collect/binary_probe.h"
+#include "dlfl/error.h"
 #include "dlfl/formats/native_format.h"
 
 namespace dlfl::testing {
@@ -244,6 +245,15 @@ TEST(CollectGcov, DifferentialOracleJudgesByTheReferencesOutputAndStatus) {
 }
 
 #if DLFL_COLLECT_HAVE_CLANG
+TEST(CollectLlvm, FindsTheBuildTreesInstrumentedExecutablesNotItsObjectFiles) {
+  // The object files carry the same coverage sections; llvm-cov wants the linked binaries.
+  // calc_cli and mini_tests are the clang build's; the gcc build's carry gcov data paths.
+  EXPECT_EQ(collect::find_llvm_coverage_binaries(kFixtures / "clang"),
+            (std::vector<fs::path>{kFixtures / "clang" / "calc_cli", kFixtures / "clang" / "mini_tests"}));
+  EXPECT_TRUE(collect::find_llvm_coverage_binaries(kFixtures / "gcc").empty());
+  EXPECT_THROW(collect::find_llvm_coverage_binaries(kFixtures / "no-such-build"), dlfl::Error);
+}
+
 TEST(CollectLlvm, ContinuousModeKeepsCoverageOfKilledTests) {
   const auto info = collect::probe_binary(mini("clang"));
   EXPECT_TRUE(info.llvm_coverage);

@@ -33,11 +33,22 @@ struct BinaryInfo {
   // Started through the dynamic linker (a PT_INTERP program header): LD_PRELOAD works,
   // e.g. for dlfl's crash handler. False for static executables and for shared libraries.
   bool dynamic_executable = false;
+  // An executable or a shared library (ELF type EXEC or DYN), not an object file, which
+  // carries the same coverage sections.
+  bool linked = false;
 };
 
 // Reads `path` (memory-mapped). A file that is not ELF gives elf = false and nothing
 // else. Throws dlfl::Error "PATH: ..." when the file cannot be opened or read.
 BinaryInfo probe_binary(const std::filesystem::path& path);
+
+// The executables and shared libraries under `dir` (recursively, regular files with an
+// execute permission bit; symbolic links are not followed, so a library's version links
+// do not repeat it; CMake's CMakeFiles folders are left out) that carry LLVM coverage, in
+// path order: what llvm-cov must be given to name the lines of a build tree whose tests
+// run code from its shared libraries.
+// Throws dlfl::Error "PATH: ..." when `dir` or a candidate cannot be read.
+std::vector<std::filesystem::path> find_llvm_coverage_binaries(const std::filesystem::path& dir);
 
 // The version stamp of a .gcno/.gcda file (4 characters, e.g. "B22*" for gcc 12.2) and
 // the gcc major version it encodes (0 when unknown). Throws dlfl::Error "PATH: ..." when

@@ -133,6 +133,10 @@ struct CollectRequest {
   // temp directory. Removed at the end unless keep_work.
   std::filesystem::path work_dir;
   bool keep_work = false;
+  // The caller needs the tests' outcomes, not their coverage (a fix's run that only asks
+  // whether the tests failing before pass now): a run in which no test wrote coverage,
+  // every one killed say, is returned with its tests' outcomes instead of being an error.
+  bool outcomes_only = false;
   // Not owned. Set asynchronously (SIGINT): running tests are killed, collect() throws.
   const std::atomic<bool>* interrupt = nullptr;
   // Not owned; null: no progress shown.

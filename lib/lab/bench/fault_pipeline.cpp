@@ -14,6 +14,7 @@
 #include "dlfl/lab/bench/instrumented_edit.h"
 #include "dlfl/lab/bench/technique_results.h"
 #include "dlfl/lab/bench/watchdog.h"
+#include "dlfl/collect/binary_probe.h"
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
@@ -214,6 +215,7 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
   o.filter = c.test_filter;
   o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(s.test_timeout);
   o.interrupt = cancel;
+  o.outcomes_only = c.outcomes_only;
   if (s.backend == Backend::runtime) {
     o.source = collect::GtestBinary{.binary = binary, .cwd = tree.build};
     o.coverage = collect::CoverageKind::runtime;
@@ -228,6 +230,10 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
     else
       o.source = collect::GtestBinary{.binary = binary};
     o.coverage = s.backend == Backend::gcov ? collect::CoverageKind::gcov : collect::CoverageKind::llvm;
+    // llvm-cov names only the lines of the binaries it is given: the tests' executables
+    // alone would leave out the code of the project's shared libraries (a real project's
+    // library, a Python extension under pytest).
+    if (s.backend == Backend::llvm) o.objects = collect::find_llvm_coverage_binaries(tree.build);
     o.paths.source_root = tree.source;
     o.paths.excludes = {"tests/*"};
     o.jobs = c.test_jobs;

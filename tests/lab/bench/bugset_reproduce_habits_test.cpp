@@ -177,6 +177,35 @@ TEST_F(BugsetReproduceHabits, EachBugConfiguresWithAFreshCacheSoARenamedOptionDo
               ::testing::Not(HasSubstr("CACHEY_LEGACY_MODE is obsolete")));
 }
 
+TEST_F(BugsetReproduceHabits, TheLlvmBackendSeesTheCodeOfTheProjectsSharedLibraries) {
+  // cachey's code is a library its tests link; built shared with clang's source-based
+  // coverage, its lines are in the library's coverage mapping, not the tests' executable,
+  // and llvm-cov names only the lines of the binaries it is given.
+  const std::string fixa = rev_parse(clones() / "cachey", "fixa");
+  ASSERT_EQ(fixa.size(), 40u);
+  const fs::path cachey_manifest = dir_ / "cachey.jsonl";
+  dlfl::testing::write_text(
+      cachey_manifest,
+      R"({"id": "fixture+cachey#1", "project": "fixture+cachey", "fix_commit": ")" + fixa +
+          R"(", "files": [{"old_name": "src/cachey.cpp", "new_name": "src/cachey.cpp", "change_type": "MODIFY", )"
+          R"("deleted_lines": [4], "added_lines": [4]}]})"
+          "\n");
+  const fs::path recipe = dir_ / "shared-llvm.json";
+  dlfl::testing::write_text(recipe, R"({"backend": "llvm", "cmake_args": ["-DCMAKE_C_COMPILER=clang-14", )"
+                                    R"("-DCMAKE_CXX_COMPILER=clang++-14", "-DBUILD_SHARED_LIBS=ON"]})");
+  const fs::path out = dir_ / "out";
+  const RunResult r = run_dlfl("bugset reproduce " + cachey_manifest.string() + " --project fixture+cachey --repos " +
+                               clones().string() + " -o " + out.string() + " -q --build-jobs 2 --recipe " + recipe.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
+  EXPECT_THAT(records[0].failing_tests, ::testing::ElementsAre("plus"));
+  ASSERT_FALSE(records[0].results.empty());
+  EXPECT_TRUE(records[0].results[0].found);
+  EXPECT_GT(records[0].elements, 0u);
+}
+
 TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQuoted) {
   // listy has no CTest tests: its checks program lists them (names with blanks, a quote
   // and `$(touch pwned)`) and runs one by name. The recipe says how.
@@ -229,6 +258,23 @@ TEST_F(BugsetReproduceHabits, ABugWhoseFaultyLinesNoCoverageRecordsIsDiscarded) 
   EXPECT_EQ(records[0].reason, "no faulty line in the spectrum");
   EXPECT_THAT(records[0].detail, HasSubstr("none of the fix's 2 deleted C/C++/CUDA lines is a line the coverage records"));
   EXPECT_FALSE(fs::exists(out / "spectra" / "fixture+listy#1.dlfl"));
+}
+
+TEST_F(BugsetReproduceHabits, ATestFailingWithoutCoverageOnBothVersionsIsNoFailToPass) {
+  // The one failing check ends before it can write coverage, on the buggy version and on
+  // the fix alike (a test that needs a missing model file and crashes): the fixed run has
+  // no coverage at all, which answers the question it asks rather than failing to run.
+  const fs::path out = dir_ / "out";
+  const std::string command = listy_command("8", out);
+  dlfl::testing::write_text(listy_recipe(), R"({"test_list": "./listy_checks --list", )"
+                                            R"("test_command": "test {} = 'scale by one' && exit 3 || ./listy_checks {}"})");
+  const RunResult r = run_dlfl(command);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].kept);
+  EXPECT_EQ(records[0].reason, "no fail-to-pass test");
+  EXPECT_THAT(records[0].detail, HasSubstr("1 tests fail on the buggy version and none passes on the fixed one: scale by one"));
 }
 
 TEST_F(BugsetReproduceHabits, SubmodulesComeFromTheMappedClonesAndOnlyThoseTheRecipeNames) {

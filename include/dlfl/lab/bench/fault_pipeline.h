@@ -57,6 +57,9 @@ struct FaultContext {
   // test that fails for every fault would count as a failure in every spectrum).
   std::string test_filter;
   unsigned test_jobs = 1;  // tests run at once by the gcov/llvm backends
+  // Only the tests' outcomes matter (a fix's run of the tests failing on the buggy
+  // version): a run in which none wrote coverage is no error (CollectRequest).
+  bool outcomes_only = false;
   const std::atomic<bool>* interrupt = nullptr;
 };
 
