@@ -70,6 +70,26 @@ class BugsetReproduceHabits : public ::testing::Test {
     return "bugset reproduce " + listy_manifest.string() + " --project fixture+listy --repos " + clones().string() +
            " -o " + out.string() + " -q --build-jobs 2 --recipe " + listy_recipe().string();
   }
+  // cachey's two bugs: #1 (plus() subtracted) and #2 (twice() tripled, its fix adds a test).
+  fs::path cachey_manifest() const {
+    const fs::path clone = clones() / "cachey";
+    const std::string fixa = rev_parse(clone, "fixa");
+    const std::string fixb = rev_parse(clone, "fixb");
+    EXPECT_EQ(fixb.size(), 40u);
+    const fs::path manifest = dir_ / "cachey.jsonl";
+    dlfl::testing::write_text(
+        manifest,
+        R"({"id": "fixture+cachey#1", "project": "fixture+cachey", "fix_commit": ")" + fixa +
+            R"(", "files": [{"old_name": "src/cachey.cpp", "new_name": "src/cachey.cpp", "change_type": "MODIFY", )"
+            R"("deleted_lines": [4], "added_lines": [4]}]})"
+            "\n"
+            R"({"id": "fixture+cachey#2", "project": "fixture+cachey", "fix_commit": ")" + fixb +
+            R"(", "files": [{"old_name": "src/cachey.cpp", "new_name": "src/cachey.cpp", "change_type": "MODIFY", )"
+            R"("deleted_lines": [12], "added_lines": [12]}, {"old_name": "tests/CMakeLists.txt", )"
+            R"("new_name": "tests/CMakeLists.txt", "change_type": "MODIFY", "added_lines": [5]}]})"
+            "\n");
+    return manifest;
+  }
   fs::path listy_recipe() const { return dir_ / "listy-recipe.json"; }
   std::string reproduce(const fs::path& out, const std::string& more = "") const {
     return "bugset reproduce " + manifest().string() + " --bug fixture+fetchy#1 --repos " + clones().string() +
@@ -146,24 +166,8 @@ TEST_F(BugsetReproduceHabits, AMirrorWithAnotherRemoteIsUsedWithAWarningAndNamed
 TEST_F(BugsetReproduceHabits, EachBugConfiguresWithAFreshCacheSoARenamedOptionDoesNotLeakIntoTheNext) {
   // Bug 1's version defines CACHEY_LEGACY_MODE; bug 2's treats that option, if the cache
   // still holds it, as obsolete and does not compile. One worker builds both in one tree.
-  const fs::path clone = clones() / "cachey";
-  const std::string fixa = rev_parse(clone, "fixa");
-  const std::string fixb = rev_parse(clone, "fixb");
-  ASSERT_EQ(fixb.size(), 40u);
-  const fs::path cachey_manifest = dir_ / "cachey.jsonl";
-  dlfl::testing::write_text(
-      cachey_manifest,
-      R"({"id": "fixture+cachey#1", "project": "fixture+cachey", "fix_commit": ")" + fixa +
-          R"(", "files": [{"old_name": "src/cachey.cpp", "new_name": "src/cachey.cpp", "change_type": "MODIFY", )"
-          R"("deleted_lines": [4], "added_lines": [4]}]})"
-          "\n"
-          R"({"id": "fixture+cachey#2", "project": "fixture+cachey", "fix_commit": ")" + fixb +
-          R"(", "files": [{"old_name": "src/cachey.cpp", "new_name": "src/cachey.cpp", "change_type": "MODIFY", )"
-          R"("deleted_lines": [12], "added_lines": [12]}, {"old_name": "tests/CMakeLists.txt", )"
-          R"("new_name": "tests/CMakeLists.txt", "change_type": "MODIFY", "added_lines": [5]}]})"
-          "\n");
   const fs::path out = dir_ / "out";
-  const RunResult r = run_dlfl("bugset reproduce " + cachey_manifest.string() + " --project fixture+cachey --repos " +
+  const RunResult r = run_dlfl("bugset reproduce " + cachey_manifest().string() + " --project fixture+cachey --repos " +
                                clones().string() + " -o " + out.string() + " -q -j 1 --build-jobs 2");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto records = read_records(out / std::string(kResultsFileName));
@@ -181,20 +185,11 @@ TEST_F(BugsetReproduceHabits, TheLlvmBackendSeesTheCodeOfTheProjectsSharedLibrar
   // cachey's code is a library its tests link; built shared with clang's source-based
   // coverage, its lines are in the library's coverage mapping, not the tests' executable,
   // and llvm-cov names only the lines of the binaries it is given.
-  const std::string fixa = rev_parse(clones() / "cachey", "fixa");
-  ASSERT_EQ(fixa.size(), 40u);
-  const fs::path cachey_manifest = dir_ / "cachey.jsonl";
-  dlfl::testing::write_text(
-      cachey_manifest,
-      R"({"id": "fixture+cachey#1", "project": "fixture+cachey", "fix_commit": ")" + fixa +
-          R"(", "files": [{"old_name": "src/cachey.cpp", "new_name": "src/cachey.cpp", "change_type": "MODIFY", )"
-          R"("deleted_lines": [4], "added_lines": [4]}]})"
-          "\n");
   const fs::path recipe = dir_ / "shared-llvm.json";
   dlfl::testing::write_text(recipe, R"({"backend": "llvm", "cmake_args": ["-DCMAKE_C_COMPILER=clang-14", )"
                                     R"("-DCMAKE_CXX_COMPILER=clang++-14", "-DBUILD_SHARED_LIBS=ON"]})");
   const fs::path out = dir_ / "out";
-  const RunResult r = run_dlfl("bugset reproduce " + cachey_manifest.string() + " --project fixture+cachey --repos " +
+  const RunResult r = run_dlfl("bugset reproduce " + cachey_manifest().string() + " --bug fixture+cachey#1 --repos " +
                                clones().string() + " -o " + out.string() + " -q --build-jobs 2 --recipe " + recipe.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto records = read_records(out / std::string(kResultsFileName));
