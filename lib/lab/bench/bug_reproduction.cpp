@@ -237,7 +237,9 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
       out = collect_tree(context, built, watchdog.flag());
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
-      keep_log(plan.log_dir, version + "-tests.log", std::string(e.what()) + "\n");
+      const auto* listing = dynamic_cast<const TestListFailure*>(&e);
+      keep_log(plan.log_dir, version + "-tests.log",
+               std::string(e.what()) + "\n" + (listing ? "\nThe test_list command's output:\n" + listing->output : ""));
       if (watchdog.expired())
         return discard("timeout", "the tests of the " + version + " version ran longer than " +
                                       std::to_string(recipe.fault_timeout.count()) + " s");

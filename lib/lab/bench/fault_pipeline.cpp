@@ -187,7 +187,7 @@ collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, c
   const CommandOutcome listed = run_command("(" + expand_command(s.test_list, vars) + "\n) > " +
                                                 collect::shell_quote(list.string()),
                                             tree.build, c.build_env, s.test_timeout, cancel);
-  if (!listed.ok) throw Error("listing the tests (test_list): " + failure_summary(listed));
+  if (!listed.ok) throw TestListFailure("listing the tests (test_list): " + failure_summary(listed), listed.output);
   std::string names;
   std::size_t count = 0;
   std::istringstream in(read_text(list));

@@ -222,7 +222,9 @@ TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQ
 
   // A list command that prints nothing, or fails, discards the bug and says why.
   for (const auto& [list, why] : {std::pair{"./listy_checks --list >/dev/null", "printed no test name"},
-                                  std::pair{"./no_such_program --list", "listing the tests (test_list): exit status 127"}}) {
+                                  std::pair{"./no_such_program --list", "listing the tests (test_list): exit status 127"},
+                                  std::pair{"echo 'E   cannot import name helper' >&2; echo '1 failed collecting' >&2; exit 1",
+                                            "exit status 1; 1 failed collecting"}}) {
     dlfl::testing::write_text(recipe, std::string(R"({"test_list": ")") + list +
                                           R"(", "test_command": "./listy_checks {}"})");
     std::string again = command;
@@ -236,6 +238,10 @@ TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQ
     EXPECT_EQ(discarded[0].reason, "tests fail to run");
     EXPECT_THAT(discarded[0].detail, HasSubstr(why));
   }
+  // The failed listing's whole output is in the bug's log, not only its last line (as
+  // pytest's collection errors come before its summary).
+  EXPECT_THAT(slurp(dir_ / "out-unlisted" / "logs" / "fixture+listy#1" / "buggy-tests.log"),
+              HasSubstr("E   cannot import name helper"));
 }
 
 

@@ -12,8 +12,10 @@
 #include <set>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "dlfl/error.h"
 #include "dlfl/lab/bench/build_runner.h"
 #include "dlfl/lab/bench/fault_record.h"
 #include "dlfl/lab/bench/subject.h"
@@ -61,6 +63,15 @@ struct FaultContext {
   // version): a run in which none wrote coverage is no error (CollectRequest).
   bool outcomes_only = false;
   const std::atomic<bool>* interrupt = nullptr;
+};
+
+// Thrown by collect_tree when the subject's test_list command fails: what() is the
+// one-line summary, `output` the command's output (its last 16 KiB) for the bug's log,
+// where a listing's own errors (pytest's collection errors, say) are read.
+class TestListFailure : public Error {
+ public:
+  TestListFailure(const std::string& message, std::string output) : Error(message), output(std::move(output)) {}
+  std::string output;
 };
 
 // The test binary a subject names (`test_binary`, relative to the build directory): that
