@@ -161,8 +161,11 @@ class Defect {
                        c_.subject->build_timeout, c_.interrupt);
   }
 
-  // Runs the cases one at a time (they share DPP_TEST_INDEX) with per-case gcov.
-  TreeSpectrum run(const std::vector<std::uint32_t>& cases, const std::atomic<bool>* cancel) const {
+  // Runs the cases one at a time (they share DPP_TEST_INDEX) with per-case gcov. With
+  // outcomes_only (the fixed version, where only pass/fail matters), cases killed before
+  // they wrote coverage still give their outcomes instead of an error.
+  TreeSpectrum run(const std::vector<std::uint32_t>& cases, const std::atomic<bool>* cancel,
+                   bool outcomes_only) const {
     std::string list;
     for (const auto k : cases) list += std::to_string(k) + "\n";
     write_text(dir_ / "cases.txt", list);
@@ -176,6 +179,7 @@ class Defect {
     o.work_dir = dir_ / "scratch";
     fs::create_directories(o.work_dir);
     o.interrupt = cancel;
+    o.outcomes_only = outcomes_only;
     TreeSpectrum out;
     out.spectrum = collect::collect(o).spectrum;
     for (const auto& test : out.spectrum.tests())
@@ -228,7 +232,7 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
                      "building the " + name + " version: " + failure_summary(built));
     Watchdog watchdog(c.subject->fault_timeout, c.interrupt);
     try {
-      out = defect.run(cases, watchdog.flag());
+      out = defect.run(cases, watchdog.flag(), name == "fixed");
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
       keep_log(plan.log_dir, name + "-tests.log", std::string(e.what()) + "\n");

@@ -2,7 +2,8 @@
 // through the CLI, on a fixture in BugsC++'s layout (bugscpp_fixture/make_fixture.sh: a
 // tiny C project with a plain Makefile whose test program runs the check named by line
 // DPP_TEST_INDEX of an extra file): one defect reproduced and ranked, one whose failing
-// case is not the one meta.json lists, discarded with the cases that differ.
+// case is not the one meta.json lists, discarded with the cases that differ; one whose
+// listed case is killed on both versions.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -35,9 +36,10 @@ std::string shell(const std::string& command) {
 
 class BugsCppReproduce : public ::testing::Test {
  protected:
-  void SetUp() override {
+  void SetUp() override { make_fixture(fixture(), ""); }
+  static void make_fixture(const fs::path& dir, const std::string& options) {
     const std::string make = "sh " + (fs::path(DLFL_BUGSCPP_FIXTURE) / "make_fixture.sh").string() + " " +
-                             fixture().string() + " >/dev/null 2>&1";
+                             dir.string() + " " + options + " >/dev/null 2>&1";
     ASSERT_EQ(std::system(make.c_str()), 0) << make;
   }
   fs::path fixture() const { return dir_ / "fixture"; }
@@ -123,6 +125,26 @@ TEST_F(BugsCppReproduce, ImportsTheTaxonomyAndReproducesOneDefectDiscardingTheMi
 
   EXPECT_EQ(clone_state(), before);
   EXPECT_FALSE(fs::exists(out / "work"));
+}
+
+// A listed case killed on both versions writes no coverage on the fixed one, where only
+// its outcome matters: the defect has no fail-to-pass case, its tests did run.
+TEST_F(BugsCppReproduce, ACaseKilledOnBothVersionsIsNoFailToPass) {
+  const fs::path crashing = dir_ / "crashing";
+  make_fixture(crashing, "--crashing");
+  const fs::path manifest = dir_ / "bugscpp.jsonl";
+  const RunResult imported = run_dlfl("bugset import bugscpp " + crashing.string() + " -o " + manifest.string());
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  const fs::path out = dir_ / "out";
+  const RunResult run = run_dlfl("bugset reproduce " + manifest.string() + " --bug ministr#3 --repos " +
+                                 (crashing / "clones").string() + " -o " + out.string() + " -q --build-jobs 2");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ResultsStore store(out / std::string(kResultsFileName));
+  ASSERT_EQ(store.records().size(), 1u);
+  const FaultRecord& r = store.records().front();
+  EXPECT_FALSE(r.kept);
+  EXPECT_EQ(r.reason, "no fail-to-pass test");
+  EXPECT_EQ(r.detail, "the listed case(s) 3 fail on the fixed version too");
 }
 
 TEST_F(BugsCppReproduce, ImportRefusesAPatchLeavingTheTree) {

@@ -13,9 +13,13 @@
 # stand-ins must make all of them work.
 #   defect 1: clamp returns lo above hi; case 2 (clamp_high) fails, as meta.json says.
 #   defect 2: abs_val forgets to negate; case 4 (abs_neg) fails, but meta.json says case 1.
-# Usage: make_fixture.sh DIR   (DIR must not exist)
+# With --crashing, a third defect whose listed case 3 (clamp_mid) is killed by SIGILL on
+# both versions (its common patch makes the check trap), so it never writes coverage; the
+# buggy patch changes a line without changing behaviour.
+# Usage: make_fixture.sh DIR [--crashing]   (DIR must not exist)
 set -eu
 dir=$1
+crashing=${2:-}
 mkdir -p "$dir/clones/ministr" "$dir/bugscpp/taxonomy/ministr/patch"
 tax=$(cd "$dir/bugscpp/taxonomy/ministr" && pwd)
 cd "$dir/clones/ministr"
@@ -116,9 +120,25 @@ EOF
 patch_of "$fix2" 0002-buggy.patch <<'EOF'
 sed -i '13s/return -x;/return x;/' src/mathx.c
 EOF
+defects="0001 0002"
+crashing_defect=
+if [ "$crashing" = --crashing ]; then
+  patch_of "$fix1" 0003-common.patch <<EOF
+sed -i 's/^CFLAGS ?= -O2\$/CFLAGS ?= -O2\\noverride CFLAGS += -DMINISTR_CHECKS -Wall -Werror/' Makefile
+sed -i "$harness_sed" tests/check.c
+sed -i 's/ok = clamp(5, 0, 10) == 5;/__builtin_trap();/' tests/check.c
+EOF
+  patch_of "$fix1" 0003-buggy.patch <<'EOF'
+sed -i '14s/return x;/return +x;/' src/mathx.c
+EOF
+  defects="$defects 0003"
+  crashing_defect=",
+    {\"id\": 3, \"hash\": \"$fix1\", \"num_cases\": 4, \"case\": [3], \"tags\": [\"crash\"],
+     \"description\": \"clamp_mid is killed on both versions\"}"
+fi
 git branch -q -D scratch 2>/dev/null || true
 
-for k in 0001 0002; do
+for k in $defects; do
   mkdir -p "$tax/extra/$k/.dpp"
   printf '%s\n' clamp_low clamp_high clamp_mid abs_neg > "$tax/extra/$k/.dpp/test_list"
 done
@@ -143,7 +163,7 @@ cat > "$tax/meta.json" <<EOF
     {"id": 1, "hash": "$fix1", "num_cases": 4, "case": [2], "tags": ["logical", "single-line"],
      "description": "clamp returns the lower bound above the upper one"},
     {"id": 2, "hash": "$fix2", "num_cases": 4, "case": [1], "tags": ["logical"],
-     "description": "abs_val does not negate (meta.json names the wrong case)"}
+     "description": "abs_val does not negate (meta.json names the wrong case)"}$crashing_defect
   ]
 }
 EOF
