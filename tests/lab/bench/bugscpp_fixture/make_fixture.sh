@@ -106,28 +106,26 @@ patch_of() {  # COMMIT FILE: the change made by the commands on stdin, as a patc
   git format-patch -1 --stdout > "$tax/patch/$2"
   git checkout -q main
 }
-patch_of "$fix1" 0001-common.patch <<EOF
+# What every common patch does: build the checks, with -Werror, and add the harness.
+common_commands() {
+  cat <<EOF
 sed -i 's/^CFLAGS ?= -O2\$/CFLAGS ?= -O2\\noverride CFLAGS += -DMINISTR_CHECKS -Wall -Werror/' Makefile
 sed -i "$harness_sed" tests/check.c
 EOF
+}
+common_commands | patch_of "$fix1" 0001-common.patch
 patch_of "$fix1" 0001-buggy.patch <<'EOF'
 sed -i '7s/return hi;/return lo;/' src/mathx.c
 EOF
-patch_of "$fix2" 0002-common.patch <<EOF
-sed -i 's/^CFLAGS ?= -O2\$/CFLAGS ?= -O2\\noverride CFLAGS += -DMINISTR_CHECKS -Wall -Werror/' Makefile
-sed -i "$harness_sed" tests/check.c
-EOF
+common_commands | patch_of "$fix2" 0002-common.patch
 patch_of "$fix2" 0002-buggy.patch <<'EOF'
 sed -i '13s/return -x;/return x;/' src/mathx.c
 EOF
 defects="0001 0002"
 crashing_defect=
 if [ "$crashing" = --crashing ]; then
-  patch_of "$fix1" 0003-common.patch <<EOF
-sed -i 's/^CFLAGS ?= -O2\$/CFLAGS ?= -O2\\noverride CFLAGS += -DMINISTR_CHECKS -Wall -Werror/' Makefile
-sed -i "$harness_sed" tests/check.c
-sed -i 's/ok = clamp(5, 0, 10) == 5;/__builtin_trap();/' tests/check.c
-EOF
+  { common_commands; echo "sed -i 's/ok = clamp(5, 0, 10) == 5;/__builtin_trap();/' tests/check.c"; } |
+    patch_of "$fix1" 0003-common.patch
   patch_of "$fix1" 0003-buggy.patch <<'EOF'
 sed -i '14s/return x;/return +x;/' src/mathx.c
 EOF
