@@ -50,8 +50,12 @@ class LlvmBackend final : public CoverageBackend {
 
   std::vector<std::string> environment(const fs::path& dir, const std::string& /*test*/) const override {
     // %p: one file per process (a test may start helpers or re-execute itself, as
-    // GoogleTest death tests do); all are merged.
-    return {"LLVM_PROFILE_FILE=" + (dir / (continuous_ ? "%c%p.profraw" : "%p.profraw")).string()};
+    // GoogleTest death tests do); all are merged. In continuous mode also %m, a file per
+    // instrumented module: each module maps its own counters onto the file, so an
+    // executable and its shared library sharing one would resize it under each other's
+    // mapping (measured with clang 14: the library's counters are lost, and the process
+    // dies of SIGBUS once the library's counters span more than a page).
+    return {"LLVM_PROFILE_FILE=" + (dir / (continuous_ ? "%c%p-%m.profraw" : "%p.profraw")).string()};
   }
 
   std::optional<CoverageReport> read(const fs::path& dir, const std::string& test,

@@ -277,6 +277,23 @@ TEST(CollectLlvm, ContinuousModeKeepsCoverageOfKilledTests) {
   EXPECT_THAT(c.run.err, HasSubstr("continuous mode: killed tests keep their coverage"));
 }
 
+// The tests' executable and the shared library it loads each map their counters onto a
+// profile file of their own: the library's lines are all there, the killed tests' too.
+TEST(CollectLlvm, ContinuousModeKeepsTheCoverageOfASharedLibrary) {
+  const fs::path library = kFixtures / "clang-shared" / "libcalc.so";
+  ASSERT_TRUE(collect::probe_binary(library.string()).llvm_continuous_capable);
+  TempDir dir;
+  const Collected c =
+      collect(dir, "--gtest " + mini("clang-shared") + " --object " + library.string() + " " + common_args());
+  expect_mini_outcomes(c);
+  if (!c.spectrum) return;
+  const Spectrum& s = *c.spectrum;
+  EXPECT_EQ(covered_lines(s, "Calc.AddSmall", kCalc), (Lines{8, 9, 10, 13, 14}));
+  EXPECT_EQ(covered_lines(s, "Calc.AbsNegative", kCalc), (Lines{16, 17, 18, 19, 21}));
+  EXPECT_EQ(covered_lines(s, "Calc.Crash", kCalc), (Lines{8, 9, 10, 13, 14, 23, 24, 25, 26, 27}));
+  EXPECT_EQ(covered_lines(s, "Calc.Hang", kCalc), (Lines{29, 30, 31}));
+}
+
 TEST(CollectLlvm, WithoutCounterRelocationKilledTestsHaveNoCoverage) {
   EXPECT_FALSE(collect::probe_binary(mini("clang-plain")).llvm_continuous_capable);
   TempDir dir;

@@ -109,8 +109,9 @@ std::unique_ptr<CoverageBackend> make_gcov_backend(const CoverageTools& tools,
                                                    const std::filesystem::path& source_root = {});
 
 // LLVM source-based coverage: binaries built with `-fprofile-instr-generate
-// -fcoverage-mapping`. Each test gets LLVM_PROFILE_FILE=DIR/%p.profraw (%c%p with
-// `continuous`); read() runs `llvm-profdata merge` and `llvm-cov export -format=lcov`
+// -fcoverage-mapping`. Each test gets LLVM_PROFILE_FILE=DIR/%p.profraw (with
+// `continuous`, %c%p-%m: a file per module, since each maps its counters onto its file);
+// read() runs `llvm-profdata merge` and `llvm-cov export -format=lcov`
 // over `objects` (the instrumented executables and libraries; the first is the main
 // one). Tools: `tools.*`, else the `-MAJOR` versions for the clang that built the first
 // object (from its .comment section), else the plain names; checked for version.
