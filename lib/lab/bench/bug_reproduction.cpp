@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -38,6 +39,29 @@ std::string filter_for(const std::set<std::string>& names) {
     filter += (filter.empty() ? "" : ":") + name;
   }
   return filter;
+}
+
+// The tests failing on the buggy version and passing on the fixed one, and those of them
+// left out because only a timeout made them fail: a test that timed out on the buggy
+// version counts only where the fix passes it in under a quarter of the time the buggy
+// run was given (a hang the fix cures). A slow test near its limit times out or not with
+// the machine's load, which may well differ between the two runs (the fixed one runs
+// only the failing tests), and its failing run would put the load into the spectrum.
+std::pair<std::set<std::string>, std::vector<std::string>> fail_to_pass_tests(const TreeSpectrum& buggy,
+                                                                              const TreeSpectrum& fixed) {
+  std::map<std::string, const TestCase*> before;
+  for (const auto& test : buggy.spectrum.tests()) before.emplace(test.name, &test);
+  std::set<std::string> fail_to_pass;
+  std::vector<std::string> slow;
+  for (const auto& test : fixed.spectrum.tests()) {
+    if (test.failed() || !buggy.failing.contains(test.name)) continue;
+    const auto it = before.find(test.name);
+    if (it != before.end() && it->second->status == TestStatus::timed_out && 4 * test.runtime_ns >= it->second->runtime_ns)
+      slow.push_back(test.name);
+    else
+      fail_to_pass.insert(test.name);
+  }
+  return {std::move(fail_to_pass), std::move(slow)};
 }
 
 }  // namespace
@@ -267,16 +291,20 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   fixed_context.outcomes_only = true;
   TreeSpectrum fixed;
   if (auto d = run_tests(fixed_context, "fixed", fixed)) return *d;
-  std::set<std::string> passing_fixed;
-  for (const auto& test : fixed.spectrum.tests())
-    if (!test.failed()) passing_fixed.insert(test.name);
-  std::set<std::string> fail_to_pass;
-  for (const auto& name : buggy.failing)
-    if (passing_fixed.contains(name)) fail_to_pass.insert(name);
+  const auto split = fail_to_pass_tests(buggy, fixed);
+  const std::set<std::string>& fail_to_pass = split.first;
+  const std::vector<std::string>& slow = split.second;
+  if (!slow.empty())
+    keep_log(plan.log_dir, "fail-to-pass.log",
+             "Timed out on the buggy version and passed on the fixed one in more than a quarter of the time the buggy "
+             "run was given, so not counted as fail-to-pass:\n" + joined(slow, slow.size()) + "\n");
   if (fail_to_pass.empty())
     return discard("no fail-to-pass test",
-                   std::to_string(buggy.failing.size()) + " tests fail on the buggy version and none passes on the fixed one: " +
-                       joined({buggy.failing.begin(), buggy.failing.end()}, 5));
+                   std::to_string(buggy.failing.size()) + " tests fail on the buggy version and none passes on the fixed one" +
+                       (slow.empty() ? "" : " well inside the time limit (" + std::to_string(slow.size()) +
+                                                " timed out on the buggy version and took more than a quarter of that time on "
+                                                "the fixed one)") +
+                       ": " + joined({buggy.failing.begin(), buggy.failing.end()}, 5));
 
   // Spectrum: the code outside the tests; the tests passing on the buggy version and the
   // fail-to-pass ones (a test failing on both versions fails for another reason).

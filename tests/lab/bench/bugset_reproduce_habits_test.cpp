@@ -278,6 +278,36 @@ TEST_F(BugsetReproduceHabits, ATestFailingWithoutCoverageOnBothVersionsIsNoFailT
   EXPECT_THAT(records[0].detail, HasSubstr("1 tests fail on the buggy version and none passes on the fixed one: scale by one"));
 }
 
+TEST_F(BugsetReproduceHabits, ABuggyTimeoutIsFailToPassOnlyWhereTheFixPassesWellInsideTheLimit) {
+  // "scale by one" fails on the buggy version by hanging past the 3 s limit. A fix that
+  // passes it at once cured a hang: fail-to-pass. A fix that passes it in 2 s (over a
+  // quarter of the limit) shows a slow test near its limit, whose buggy timeout measures
+  // the machine's load: left out.
+  for (const auto& [fixed_run, kept] : {std::pair{"true", true}, std::pair{"sleep 2", false}}) {
+    const fs::path out = dir_ / (kept ? "out-hang" : "out-slow");
+    const std::string command = listy_command("8", out);
+    dlfl::testing::write_text(listy_recipe(), std::string(R"({"test_list": "./listy_checks --list", )") +
+                                                  R"("test_command": "if ./listy_checks {}; then test {} != 'scale by one' || )" +
+                                                  fixed_run + R"(; else sleep 30; fi", "timeouts": {"test": 3}})");
+    const RunResult r = run_dlfl(command);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto records = read_records(out / std::string(kResultsFileName));
+    ASSERT_EQ(records.size(), 1u);
+    const fs::path log = out / "logs" / "fixture+listy#1" / "fail-to-pass.log";
+    if (kept) {
+      ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
+      EXPECT_THAT(records[0].failing_tests, ::testing::ElementsAre("scale by one"));
+      EXPECT_FALSE(fs::exists(log));
+    } else {
+      EXPECT_FALSE(records[0].kept);
+      EXPECT_EQ(records[0].reason, "no fail-to-pass test");
+      EXPECT_THAT(records[0].detail, HasSubstr("none passes on the fixed one well inside the time limit (1 timed out on "
+                                               "the buggy version and took more than a quarter of that time on the fixed one)"));
+      EXPECT_THAT(slurp(log), HasSubstr("scale by one"));
+    }
+  }
+}
+
 TEST_F(BugsetReproduceHabits, SubmodulesComeFromTheMappedClonesAndOnlyThoseTheRecipeNames) {
   // subby's submodules are third_party/dep, which it builds with, and gpu, which it does
   // not need; neither URL can be reached. Git refuses local submodule clones unless the
