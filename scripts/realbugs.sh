@@ -15,6 +15,7 @@
 #   --repos DIR        clones of the projects, named owner+repo (or as bugset reproduce finds them)
 #   --bugscpp DIR      a BugsC++ checkout (its taxonomy holds the patches the traditional side needs)
 #   --lists DIR        the curated lists: DIR/dl.jsonl, DIR/traditional.jsonl, DIR/recipes/PROJECT.json
+#                      and the recipes of single bugs, which their entries name (recipe_file)
 #                      (default: bugsets/ of this repository)
 #   --labels CSV       Jahan et al.'s labels.csv: the DL side compared by DL bug type as well
 #   --side dl|traditional   only this side (default: both; a side whose list is empty is skipped)
@@ -119,6 +120,13 @@ for side in "${sides[@]}"; do
       awk -v p="$project#" 'index($0, p) == 1 { found = 1 } END { exit !found }' <<<"$selected" &&
         args+=(--recipe "$project=$recipe")
     done
+    # A bug's own recipe (its entry's recipe_file, in the lists' recipes/), before its project's.
+    own=$("$py" "$report" recipes "$lists/$side.jsonl") || exit 2
+    while IFS=$'\t' read -r id file; do
+      [[ -n $id ]] && grep -qxF -- "$id" <<<"$selected" || continue
+      [[ -f $lists/recipes/$file ]] || die "$lists/$side.jsonl: $id: no recipe $lists/recipes/$file"
+      args+=(--recipe "$id=$lists/recipes/$file")
+    done <<<"$own"
     [[ -n $limit ]] && args+=(--limit "$limit")
     ((retry)) && args+=(--retry-discarded)
     for f in "${formulas[@]}"; do args+=(-f "$f"); done

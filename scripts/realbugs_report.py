@@ -2,12 +2,15 @@
 """Helpers of scripts/realbugs.sh: the curated lists and the results page.
 
   realbugs_report.py ids LIST                  the bug ids of a list, one a line
+  realbugs_report.py recipes LIST              "ID<tab>FILE" of the bugs with a recipe of their own
   realbugs_report.py select LIST SOURCE OUT    SOURCE's entries for LIST's ids (a manifest)
   realbugs_report.py page OUT LISTS            OUT/results.md's text, on stdout
   realbugs_report.py list OUT SIDE             the curated list of OUT's kept bugs of SIDE, on stdout
 
 A list (bugsets/*.jsonl) has the manifest's shape, one bug a line, without the bug
-reports' text, plus what the study found: failing_tests, recipe.
+reports' text, plus what the study found: failing_tests, recipe; and recipe_file where a
+bug runs under a recipe of its own (a file name in the lists' recipes/ folder) rather
+than its project's.
 """
 import csv
 import json
@@ -43,6 +46,17 @@ def read_jsonl(path):
 def ids(path):
     for row in read_jsonl(path):
         print(row["id"])
+
+
+def recipes(path):
+    for row in read_jsonl(path):
+        name = row.get("recipe_file")
+        if name is None:
+            continue
+        # A file name in the lists' recipes/ folder, nothing that reaches outside it.
+        if not isinstance(name, str) or not name.endswith(".json") or "/" in name or name.startswith("."):
+            fail(f"{path}: {row['id']}: recipe_file must name a .json file in the recipes folder, not {name!r}")
+        print(f"{row['id']}\t{name}")
 
 
 def select(list_path, source_path, out_path):
@@ -182,7 +196,7 @@ def page(out, lists):
 # What a list keeps of a manifest entry: enough to find, check out and judge the bug;
 # never a report's text (Denchmark carries no license) nor BugsC++'s patches (its
 # checkout has them).
-LIST_KEYS = ("id", "project", "number", "category", "languages", "fix_commit")
+LIST_KEYS = ("id", "project", "number", "category", "languages", "fix_commit", "recipe_file")
 # "methods" (the changed functions, from the code; Denchmark's manifests have them) name
 # the faulty lines' functions: a rerun from the list must find the same ones.
 FILE_KEYS = ("old_name", "new_name", "change_type", "deleted_lines", "added_lines", "methods")
@@ -208,6 +222,8 @@ def curated_list(out, side):
 def main(argv):
     if len(argv) == 3 and argv[1] == "ids":
         ids(argv[2])
+    elif len(argv) == 3 and argv[1] == "recipes":
+        recipes(argv[2])
     elif len(argv) == 5 and argv[1] == "select":
         select(argv[2], argv[3], argv[4])
     elif len(argv) == 4 and argv[1] == "page":
@@ -215,7 +231,7 @@ def main(argv):
     elif len(argv) == 4 and argv[1] == "list":
         sys.stdout.write(curated_list(argv[2], argv[3]))
     else:
-        fail("usage: ids LIST | select LIST SOURCE OUT | page OUT LISTS | list OUT SIDE")
+        fail("usage: ids LIST | recipes LIST | select LIST SOURCE OUT | page OUT LISTS | list OUT SIDE")
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ std::vector<const eval::BugReport*> select_bugs(const std::vector<eval::BugRepor
   return selected;
 }
 
-// What results in one output directory share. Recipes are per project and may change
+// What results in one output directory share. Recipes are per project (or bug) and may change
 // between runs (each record names the recipe it ran under: recipe_json, OUT/recipes/).
 nlohmann::json fingerprint(const ReproduceOptions& o) {
   return {{"manifest", fs::absolute(o.manifest).lexically_normal().string()}, {"formulas", o.formulas}, {"top_n", o.top_n}};
@@ -83,8 +83,8 @@ nlohmann::json recipe_json(const Subject& recipe) {
 
 std::string digest_of(std::string_view text) { return fmt::format("{:016x}", XXH3_64bits(text.data(), text.size())); }
 
-// One project's recipe and the context its bugs run in.
-struct ProjectSetup {
+// One recipe (a project's, or a single bug's) and the context its bugs run in.
+struct RecipeSetup {
   Subject recipe;
   std::string recipe_text;    // recipe_json, as stored in OUT/recipes/
   std::string recipe_digest;  // of recipe_text: each record's `recipe`
@@ -132,16 +132,23 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   const std::vector<const eval::BugReport*> selected = select_bugs(bugs, o);
   std::vector<Formula> formulas;
   for (const auto& name : o.formulas) formulas.push_back(make_formula(name));
-  std::map<std::string, ProjectSetup> projects;
+  // A bug's own recipe (--recipe BUG=FILE) comes before its project's.
+  const auto recipe_key = [&](const eval::BugReport& bug) {
+    return o.project_recipes.contains(bug.id) ? bug.id : bug.project;
+  };
+  std::map<std::string, RecipeSetup> setups;  // by recipe_key
   for (const auto& recipe : o.project_recipes) {
-    const std::string& project = recipe.first;  // a named copy: lambdas cannot capture bindings (C++20, clang 14)
-    if (std::none_of(selected.begin(), selected.end(), [&](const auto* b) { return b->project == project; }))
-      throw Error(recipe.second.string(), 0, "--recipe " + project + "=...: no selected bug is of project " + project);
+    const std::string& key = recipe.first;  // a named copy: lambdas cannot capture bindings (C++20, clang 14)
+    if (std::none_of(selected.begin(), selected.end(), [&](const auto* b) { return b->project == key || b->id == key; }))
+      throw Error(recipe.second.string(), 0,
+                  "--recipe " + key + "=...: " +
+                      (key.find('#') != std::string::npos ? "no selected bug is " : "no selected bug is of project ") + key);
   }
   for (const auto* bug : selected) {
-    if (projects.contains(bug->project)) continue;
-    ProjectSetup& setup = projects[bug->project];
-    const auto own = o.project_recipes.find(bug->project);
+    const std::string key = recipe_key(*bug);
+    if (setups.contains(key)) continue;
+    RecipeSetup& setup = setups[key];
+    const auto own = o.project_recipes.find(key);
     const fs::path file = own != o.project_recipes.end() ? own->second : o.recipe;
     setup.recipe = file.empty() ? generic_recipe() : read_recipe(file);
     if (setup.recipe.backend == Backend::runtime && setup.recipe.test_binary.empty())
@@ -181,7 +188,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     plan.fix = *fix;
     plan.parent = clone->parent(*fix).value_or("");
     plan.candidacy = eval::bug_candidacy(*bug);
-    plan.recipe_digest = projects.at(bug->project).recipe_digest;
+    plan.recipe_digest = setups.at(recipe_key(*bug)).recipe_digest;
     plan.log_dir = o.out_dir / "logs" / bug->id;  // a valid id is one directory name
     plan.spectrum_dir = o.out_dir / "spectra";
     plans.push_back(std::move(plan));
@@ -203,8 +210,8 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   check_run_configuration(o.out_dir / std::string(kReproduceConfigFileName), fingerprint(o).dump(),
                           "reproduction configuration (manifest, formulas or top N differ)");
   ResultsStore store(o.out_dir / std::string(kResultsFileName));
-  for (const auto& [project, setup] : projects) {
-    const fs::path stored = o.out_dir / "recipes" / (project + "-" + setup.recipe_digest + ".json");
+  for (const auto& [key, setup] : setups) {
+    const fs::path stored = o.out_dir / "recipes" / (key + "-" + setup.recipe_digest + ".json");
     if (!fs::exists(stored)) {
       fs::create_directories(stored.parent_path());
       write_text(stored, setup.recipe_text);
@@ -235,7 +242,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   const std::size_t planned = o.limit ? std::min(o.limit, items.size()) : items.size();
   const unsigned jobs = std::max(1u, o.jobs);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  for (auto& [project, setup] : projects) {
+  for (auto& [key, setup] : setups) {
     FaultContext& context = setup.context;
     context.subject = &setup.recipe;
     context.test_jobs = o.build_jobs ? o.build_jobs : std::max(1u, cores / jobs);
@@ -263,7 +270,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
         jobs, planned, o.progress,
         [&](unsigned k, std::size_t i) {
           const BugPlan& plan = *items[i];
-          const FaultContext& context = projects.at(plan.bug->project).context;
+          const FaultContext& context = setups.at(recipe_key(*plan.bug)).context;
           const WorkTree tree = trees.for_worker(k, plan.bug->project, *plan.clone);
           FaultRecord record;
           if (plan.parent.empty() && !plan.bug->bugscpp) {  // BugsC++ patches the fix itself

@@ -181,6 +181,34 @@ TEST_F(BugsetReproduceHabits, EachBugConfiguresWithAFreshCacheSoARenamedOptionDo
               ::testing::Not(HasSubstr("CACHEY_LEGACY_MODE is obsolete")));
 }
 
+TEST_F(BugsetReproduceHabits, ABugsOwnRecipeComesBeforeItsProjects) {
+  // cachey#2 runs its tests through its own recipe (two of them, by another driver than
+  // CTest); #1, of the same project, through the generic one.
+  const fs::path own = dir_ / "cachey-2.json";
+  dlfl::testing::write_text(own, R"({"test_list": "echo zero; echo twice", "test_command": "tests/cachey_tests {}"})");
+  const fs::path out = dir_ / "out";
+  const std::string command = "bugset reproduce " + cachey_manifest().string() + " --project fixture+cachey --repos " +
+                              clones().string() + " -o " + out.string() + " -q -j 1 --build-jobs 2";
+  const RunResult r = run_dlfl(command + " --recipe fixture+cachey#2=" + own.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& record : records) ASSERT_TRUE(record.kept) << record.key() << ": " << record.reason << ": " << record.detail;
+  const FaultRecord& first = records[0].fault == "1" ? records[0] : records[1];
+  const FaultRecord& second = records[0].fault == "1" ? records[1] : records[0];
+  EXPECT_EQ(first.tests, 2u);   // CTest's zero and plus
+  EXPECT_EQ(second.tests, 2u);  // the own recipe's two, not CTest's three
+  EXPECT_THAT(second.failing_tests, ::testing::ElementsAre("twice"));
+  EXPECT_NE(first.recipe, second.recipe);
+  EXPECT_THAT(slurp(out / "recipes" / ("fixture+cachey#2-" + second.recipe + ".json")), HasSubstr("tests/cachey_tests {}"));
+  EXPECT_TRUE(fs::exists(out / "recipes" / ("fixture+cachey-" + first.recipe + ".json")));
+
+  // A recipe for a bug that is not selected is refused before anything runs.
+  const RunResult stray = run_dlfl(command + " --recipe fixture+cachey#9=" + own.string());
+  EXPECT_EQ(stray.exit_code, 2);
+  EXPECT_THAT(stray.err, HasSubstr("--recipe fixture+cachey#9=...: no selected bug is fixture+cachey#9"));
+}
+
 TEST_F(BugsetReproduceHabits, TheLlvmBackendSeesTheCodeOfTheProjectsSharedLibraries) {
   // cachey's code is a library its tests link; built shared with clang's source-based
   // coverage, its lines are in the library's coverage mapping, not the tests' executable,

@@ -137,6 +137,35 @@ TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsAndFaulty
                         "faulty lines."));
 }
 
+TEST_F(RealbugsScript, ABugRunsUnderTheRecipeItsEntryNamesAndAListKeepsThatName) {
+  // calc#1's entry names a recipe of its own, before its project's (fixture+calc.json).
+  std::string dl = slurp(lists() / "dl.jsonl");
+  const auto at = dl.find("{\"id\": \"fixture+calc#1\"");
+  ASSERT_NE(at, std::string::npos) << dl;
+  dl.insert(at + 1, "\"recipe_file\": \"calc-one.json\", ");
+  dlfl::testing::write_text(lists() / "dl.jsonl", dl);
+  dlfl::testing::write_text(lists() / "recipes" / "calc-one.json", R"({"timeouts": {"test": 90}})");
+  const fs::path out = dir_ / "out";
+  const Shell run = realbugs("-o " + out.string() + " --side dl --bug fixture+calc#1");
+  ASSERT_EQ(run.status, 0) << run.out;
+  std::string own;
+  for (const auto& entry : fs::directory_iterator(out / "dl" / "recipes"))
+    if (entry.path().filename().string().starts_with("fixture+calc#1-")) own = slurp(entry.path());
+  EXPECT_THAT(own, HasSubstr("\"test\": 90"));
+  const Shell listed = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+                             " list " + out.string() + " dl");
+  ASSERT_EQ(listed.status, 0) << listed.out;
+  EXPECT_THAT(listed.out, HasSubstr("\"recipe_file\": \"calc-one.json\""));
+
+  // A name that reaches outside the recipes folder is refused before anything runs.
+  dl.replace(dl.find("calc-one.json"), 13, "../../x.json");
+  dlfl::testing::write_text(lists() / "dl.jsonl", dl);
+  const Shell outside = realbugs("-o " + (dir_ / "o3").string() + " --side dl");
+  EXPECT_EQ(WEXITSTATUS(outside.status), 2);
+  EXPECT_THAT(outside.out, HasSubstr("fixture+calc#1: recipe_file must name a .json file in the recipes folder, not '../../x.json'"));
+  EXPECT_FALSE(fs::exists(dir_ / "o3" / "dl" / "results.jsonl"));
+}
+
 TEST_F(RealbugsScript, AMissingListOrBugsCppCheckoutIsAOneLineError) {
   const Shell no_list = realbugs("-o " + (dir_ / "o1").string() + " --lists " + (dir_ / "nowhere").string());
   EXPECT_EQ(WEXITSTATUS(no_list.status), 2);

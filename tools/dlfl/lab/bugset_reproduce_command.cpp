@@ -39,11 +39,12 @@ void run_reproduce(const ReproduceCommandOptions& o) {
   options.project = o.project;
   options.repos = o.repos;
   for (const auto& recipe : o.recipes) {
-    // PROJECT=FILE for one project (a project name has no '=' and no '/'), FILE for the rest.
+    // PROJECT=FILE for one project, BUG=FILE for one bug (a project name or bug id has no
+    // '=' and no '/'), FILE for the rest.
     const auto eq = recipe.find('=');
     if (eq != std::string::npos && recipe.find('/') > eq) {
       if (!options.project_recipes.emplace(recipe.substr(0, eq), recipe.substr(eq + 1)).second)
-        throw Error("bugset reproduce: two --recipe for project " + recipe.substr(0, eq));
+        throw Error("bugset reproduce: two --recipe for " + recipe.substr(0, eq));
     } else if (!options.recipe.empty()) {
       throw Error("bugset reproduce: two --recipe without a project (give PROJECT=FILE for the others)");
     } else {
@@ -102,10 +103,10 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
   cmd->add_option("-o,--out", o->out_dir, "Output directory; reused to resume")->required();
   cmd->add_option("--work", o->work_dir, "Work trees and builds (default: OUT/work, removed when all bugs are done)");
   cmd->add_option("--recipe", o->recipes,
-                  "[PROJECT=]FILE: JSON with configure/build commands, test_binary or test_list/test_command,\n"
-                  "backend, timeouts (as dlfl-subject.json), for every project or for PROJECT; repeatable. A project's\n"
-                  "recipe may change between runs in one OUT: finished bugs keep their results (OUT/recipes/ holds\n"
-                  "each recipe)");
+                  "[PROJECT=|BUG=]FILE: JSON with configure/build commands, test_binary or test_list/test_command,\n"
+                  "backend, timeouts (as dlfl-subject.json), for every project, for PROJECT, or for the one bug BUG\n"
+                  "(before its project's); repeatable. A recipe may change between runs in one OUT: finished bugs\n"
+                  "keep their results (OUT/recipes/ holds each recipe)");
   cmd->add_flag("--retry-discarded", o->retry_discarded,
                 "Run the selected bugs an earlier run discarded again (their new records replace the old)");
   cmd->add_option("-j,--jobs", o->jobs, "Bugs reproduced at once, each in its own work tree (default 1)");

@@ -27,9 +27,11 @@ struct ReproduceOptions {
   std::string project;                // "owner+repo"
   std::filesystem::path repos;        // the clones (GitClone::find)
   std::filesystem::path recipe;       // empty: the generic CMake recipe (subject.h)
-  // Recipes of single projects (project -> file), before `recipe`. A project's recipe may
-  // change between runs in one output directory: finished bugs keep the results of the
-  // recipe they ran under (each record names it; OUT/recipes/PROJECT-DIGEST.json).
+  // Recipes of single projects or bugs (project or bug id -> file), before `recipe`; a
+  // bug's own comes before its project's (one bug of a project tested otherwise, say by
+  // another test driver). A recipe may change between runs in one output directory:
+  // finished bugs keep the results of the recipe they ran under (each record names it;
+  // OUT/recipes/PROJECT-DIGEST.json or BUG-DIGEST.json).
   std::map<std::string, std::filesystem::path> project_recipes;
   bool retry_discarded = false;  // run the selected bugs an earlier run discarded again
   // The runtime backend (a recipe's "backend": "runtime"): {cflags}/{ldflags} of builds
