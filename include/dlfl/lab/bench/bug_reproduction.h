@@ -3,9 +3,9 @@
 // convention), built with coverage, its tests run; then the fix itself, built again
 // incrementally, and the tests that failed run again. The fail-to-pass tests (failing on
 // the buggy version, passing on the fixed one; a buggy-version timeout only where the
-// fix passes in under a quarter of the time the buggy run was given) with the tests passing on
-// the buggy version make the spectrum; each formula's line ranking is evaluated against the fix's
-// deleted lines in native non-test files.
+// fix passes in under a quarter of the time the buggy run was given) with the tests
+// passing on the buggy version make the spectrum; each formula's line ranking is
+// evaluated against the fix's deleted lines in native non-test files.
 #pragma once
 
 #include <filesystem>
