@@ -35,6 +35,13 @@ std::string function_name(std::string_view raw) {
   return demangle(raw);
 }
 
+// Clang outlines the body of an OpenMP region into a function of its own
+// (`.omp_outlined.`, `.omp_task_entry.`), whose lines lie inside the function holding the
+// pragma and would be named after the outlined one as the innermost function. No source
+// function's name starts with '.'; such lines belong to the function around them, the one
+// a fix names.
+bool compiler_outlined(std::string_view name) { return name.starts_with('.'); }
+
 }  // namespace
 
 void parse_lcov(std::string_view text, const std::string& origin, CoverageReport& report) {
@@ -81,7 +88,8 @@ void parse_lcov(std::string_view text, const std::string& origin, CoverageReport
       std::uint32_t last = first;
       if (const auto c2 = rest.find(','); c2 != std::string_view::npos && parse_number(rest.substr(0, c2), last))
         rest.remove_prefix(c2 + 1);
-      file->functions.push_back({function_name(rest), first, std::max(first, last)});
+      std::string name = function_name(rest);
+      if (!compiler_outlined(name)) file->functions.push_back({std::move(name), first, std::max(first, last)});
     } else if (line == "end_of_record") {
       file = nullptr;
     }
@@ -127,7 +135,7 @@ void parse_llvm_export_functions(std::string_view json, const std::string& origi
               }
             }
           }
-          if (file.empty() || first == UINT32_MAX || name.empty()) continue;
+          if (file.empty() || first == UINT32_MAX || name.empty() || compiler_outlined(name)) continue;
           auto it = file_index.find(file);
           if (it == file_index.end()) {
             it = file_index.emplace(file, report.files.size()).first;

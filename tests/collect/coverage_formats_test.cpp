@@ -190,6 +190,21 @@ TEST(LlvmExport, LocalFunctionsLoseTheirFilePrefix) {
   EXPECT_THAT(function_summary(report.files[0]), ElementsAre("main 2-2", "loc(int) 1-1"));
 }
 
+TEST(LlvmExport, AnOpenMpRegionBelongsToTheFunctionAroundIt) {
+  // data/llvm_openmp.cpp built with clang 14 -fopenmp: the parallel loop's body (lines
+  // 7-9) is the function `.omp_outlined.`, which would own those lines as the innermost
+  // function; the fix of a bug there names sum_squares.
+  CoverageReport report;
+  parse_llvm_export_functions(data("llvm14_openmp_export.json"), "sample", report);
+  ASSERT_EQ(report.files.size(), 1u);
+  EXPECT_THAT(function_summary(report.files[0]), ElementsAre("sum_squares(int) 4-11", "main 13-16"));
+  CoverageReport lcov;
+  parse_lcov("SF:omp.cpp\nFN:4,_Z11sum_squaresi\nFN:7,omp.cpp:.omp_outlined.\nFN:7,.omp_task_entry.\nend_of_record\n", "x",
+             lcov);
+  ASSERT_EQ(lcov.files.size(), 1u);
+  EXPECT_THAT(function_summary(lcov.files[0]), ElementsAre("sum_squares(int) 4-4"));
+}
+
 TEST(LlvmExport, MalformedInput) {
   CoverageReport report;
   EXPECT_THROW(parse_llvm_export_functions("{\"data\": 3}", "x", report), Error);
