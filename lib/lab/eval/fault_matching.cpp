@@ -34,20 +34,28 @@ std::vector<std::string_view> path_components(std::string_view path) {
   return parts;
 }
 
-// Cuts the parameter list: from the first `(` that is not the name of `operator()`.
+// Cuts the parameter list: from the first `(` outside template arguments (llvm-cov's
+// names hold casts there: `T<false, (isa_t)0>::run()`) that is not the name of
+// `operator()`. An operator's own '<' ("operator<", "operator<<") opens nothing.
 std::string_view strip_parameters(std::string_view name) {
-  std::size_t from = 0;
-  while (true) {
-    const std::size_t open = name.find('(', from);
-    if (open == std::string_view::npos) return name;
-    const std::string_view before = name.substr(0, open);
-    if (before.size() >= 8 && before.substr(before.size() - 8) == "operator" &&
-        name.substr(open, 2) == "()") {
-      from = open + 2;
-      continue;
+  std::size_t depth = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const std::string_view before = name.substr(0, i);
+    const bool operator_char = before.ends_with("operator") || before.ends_with("operator<") ||
+                               before.ends_with("operator-") || before.ends_with("operator>");
+    if (name[i] == '<' && !operator_char) {
+      ++depth;
+    } else if (name[i] == '>' && depth > 0 && !operator_char) {
+      --depth;
+    } else if (name[i] == '(' && depth == 0) {
+      if (before.ends_with("operator") && name.substr(i, 2) == "()") {
+        ++i;
+        continue;
+      }
+      return trim(before);
     }
-    return trim(before);
   }
+  return name;
 }
 
 // gcov names a function template's instance with its return type and template
