@@ -14,6 +14,7 @@ than its project's.
 """
 import csv
 import json
+import math
 import os
 import statistics
 import sys
@@ -112,11 +113,15 @@ def summary(rows, executed, technique, level):
     exam_executed = {r["bug"]: number(r["exam"]) for r in executed
                      if r["technique"] == technique and r["level"] == level and r["ties"] == "average"}
     mean = lambda key: statistics.fmean(number(r[key]) for r in picked)
-    exec_values = [exam_executed[r["bug"]] for r in picked if r["bug"] in exam_executed]
+    # EXAM is the share of elements inspected before the fault: none where no faulty
+    # element is ranked, so it averages over the bugs whose fault is found.
+    defined = lambda values: [v for v in values if not math.isnan(v)]
+    exam_values = defined(number(r["exam"]) for r in picked)
+    exec_values = defined(exam_executed[r["bug"]] for r in picked if r["bug"] in exam_executed)
     return {
         "n": len(picked),
         "top": [mean(k) for k in ("top1", "top3", "top5", "top10")],
-        "exam": mean("exam"),
+        "exam": statistics.fmean(exam_values) if exam_values else float("nan"),
         "exam_executed": statistics.fmean(exec_values) if exec_values else float("nan"),
         "map": mean("ap"),
         "mrr": mean("rr"),
@@ -173,7 +178,7 @@ def page(out, lists):
                 lines.append(f"| {bug} | {r['tests']} ({r['failing']}) | " + " | ".join(cells) + " |")
             lines.append("")
         lines += ["Per technique (average ties; Top-N the expected share of bugs found within N; "
-                  "EXAM over every ranked line / over the lines some test ran):", ""]
+                  "EXAM over every ranked line / over the lines some test ran, for the bugs whose fault is ranked):", ""]
         lines.append("| technique | level | n | Top-1 | Top-3 | Top-5 | Top-10 | EXAM | EXAM (ran) | MAP | MRR |")
         lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for level in ("line", "function"):

@@ -177,5 +177,34 @@ TEST_F(RealbugsScript, AMissingListOrBugsCppCheckoutIsAOneLineError) {
   EXPECT_THAT(no_checkout.out, HasSubstr("--bugscpp DIR is required for the traditional side"));
 }
 
+TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
+  // a#1's faulty function is ranked (EXAM 0.25 of every element, 0.5 of those run); b#2's
+  // is not, so it has no EXAM: the page's mean is a#1's, not "nan".
+  const dlfl::testing::TempDir dir{"realbugs-report"};
+  fs::create_directories(dir / "out" / "dl");
+  dlfl::testing::write_text(dir / "dl.jsonl", "{\"id\": \"p+a#1\"}\n{\"id\": \"p+b#2\"}\n");
+  dlfl::testing::write_text(dir / "out" / "dl" / "results.jsonl",
+                            R"({"subject": "p+a", "fault": "1", "kept": true, "tests": 4, "failing": 1, "seconds": 10})"
+                            "\n"
+                            R"({"subject": "p+b", "fault": "2", "kept": true, "tests": 4, "failing": 1, "seconds": 20})"
+                            "\n");
+  const std::string header = "bug,technique,level,ties,elements,n_faulty,missing_faulty,found,first_rank,exam,top1,top3,"
+                             "top5,top10,e_inspect,wasted_effort,ap,rr\n";
+  std::string all = header, ran = header;
+  for (const char* ties : {"best", "average", "worst"}) {
+    all += std::string("p+a#1,ochiai,function,") + ties + ",8,1,0,1,2,0.25,0,1,1,1,2,1,0.5,0.5\n";
+    ran += std::string("p+a#1,ochiai,function,") + ties + ",4,1,0,1,2,0.5,0,1,1,1,2,1,0.5,0.5\n";
+    all += std::string("p+b#2,ochiai,function,") + ties + ",8,1,1,0,,,0,0,0,0,,,0,0\n";
+    ran += std::string("p+b#2,ochiai,function,") + ties + ",4,1,1,0,,,0,0,0,0,,,0,0\n";
+  }
+  dlfl::testing::write_text(dir / "out" / "dl" / "eval.csv", all);
+  dlfl::testing::write_text(dir / "out" / "dl" / "eval-executed.csv", ran);
+  const Shell page = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+                           " page " + (dir / "out").string() + " " + dir.path().string());
+  ASSERT_EQ(page.status, 0) << page.out;
+  EXPECT_THAT(page.out, HasSubstr("| p+b#2 | 4 (1) | - |"));
+  EXPECT_THAT(page.out, HasSubstr("| ochiai | function | 2 | 0.00 | 0.50 | 0.50 | 0.50 | 0.2500 | 0.5000 | 0.250 | 0.250 |"));
+}
+
 }  // namespace
 }  // namespace dlfl::bench
