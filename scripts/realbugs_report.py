@@ -162,7 +162,7 @@ def page(out, lists):
                          f"same failing tests and faulty lines" + (f"; different: {', '.join(differ)}." if differ else "."))
         if kept:
             seconds = [r["seconds"] for r in kept if "seconds" in r]
-            lines.append(f"Time per kept bug (build both versions, run the tests with gcov, rank): median "
+            lines.append(f"Time per kept bug (build both versions, run the tests with coverage, rank): median "
                          f"{statistics.median(seconds):.0f} s, mean {statistics.fmean(seconds):.0f} s.")
         lines.append("")
         rows = read_csv(os.path.join(out, side, "eval.csv"))
