@@ -34,15 +34,25 @@ std::vector<std::string_view> path_components(std::string_view path) {
   return parts;
 }
 
+// Whether the character after `before` belongs to an operator's name ("operator<",
+// "operator<<", "operator->", "operator>>", "operator()") rather than opening or closing
+// template arguments or a parameter list.
+bool in_operator_name(std::string_view before) {
+  return before.ends_with("operator") || before.ends_with("operator<") || before.ends_with("operator-") ||
+         before.ends_with("operator>");
+}
+
 // Cuts the parameter list: from the first `(` outside template arguments (llvm-cov's
 // names hold casts there: `T<false, (isa_t)0>::run()`) that is not the name of
-// `operator()`. An operator's own '<' ("operator<", "operator<<") opens nothing.
+// `operator()`.
 std::string_view strip_parameters(std::string_view name) {
+  const std::size_t first = name.find('(');
+  if (first == std::string_view::npos) return name;
   std::size_t depth = 0;
-  for (std::size_t i = 0; i < name.size(); ++i) {
+  // Most names have no '<' before their parameters: then the first '(' is theirs.
+  for (std::size_t i = name.substr(0, first).find('<') == std::string_view::npos ? first : 0; i < name.size(); ++i) {
     const std::string_view before = name.substr(0, i);
-    const bool operator_char = before.ends_with("operator") || before.ends_with("operator<") ||
-                               before.ends_with("operator-") || before.ends_with("operator>");
+    const bool operator_char = in_operator_name(before);
     if (name[i] == '<' && !operator_char) {
       ++depth;
     } else if (name[i] == '>' && depth > 0 && !operator_char) {
@@ -73,10 +83,9 @@ std::string without_return_type_and_template_arguments(std::string_view name) {
   std::string out;
   depth = 0;
   for (std::size_t i = start; i < name.size(); ++i) {
-    const std::string_view before = name.substr(start, i - start);
-    const bool operator_char = before.ends_with("operator") || before.ends_with("operator<");
+    const bool operator_char = in_operator_name(name.substr(start, i - start));
     if (name[i] == '<' && !operator_char) ++depth;
-    else if (name[i] == '>' && depth > 0) --depth;
+    else if (name[i] == '>' && depth > 0 && !operator_char) --depth;
     else if (depth == 0) out += name[i];
   }
   return out;
