@@ -52,9 +52,10 @@ class RuntimeBackend final : public CoverageBackend {
     if (ec) throw Error(dir.string(), 0, fmt::format("test {}: cannot list its snapshot files: {}", test, ec.message()));
     if (files.empty()) return std::nullopt;
     std::sort(files.begin(), files.end());
-    std::vector<char> reached(probe_count_, 0);
+    // The reached ids, sorted and unique at the end: work follows the ids the snapshots
+    // hold, not the probe count the map declares.
+    std::vector<std::uint32_t> probes;
     for (const auto& file : files) {
-      std::vector<std::uint32_t> probes;
       RuntimeSnapshot snap;
       try {
         snap = read_runtime_snapshot(file, [&](const RuntimeSnapshot&, RuntimeSlot&& slot) {
@@ -72,13 +73,11 @@ class RuntimeBackend final : public CoverageBackend {
         throw Error(fmt::format("test {} ran a program with {} probes, more than the {} of the probe map {}", test,
                                 snap.probe_count, probe_count_, map_path_.string()));
       probes.insert(probes.end(), snap.outside.begin(), snap.outside.end());
-      for (const auto p : probes) reached[p] = 1;
       // mpirun -np N: each rank wrote its own file; the test ran on every rank it names.
       if (snap.mpi_rank) extrinsic.push_back("rank=" + std::to_string(*snap.mpi_rank));
     }
-    std::vector<std::uint32_t> probes;
-    for (std::uint32_t p = 0; p < probe_count_; ++p)
-      if (reached[p]) probes.push_back(p);
+    std::sort(probes.begin(), probes.end());
+    probes.erase(std::unique(probes.begin(), probes.end()), probes.end());
     std::vector<std::uint32_t> elements;
     elements_.elements_of(probes, elements);
     std::sort(elements.begin(), elements.end());

@@ -163,10 +163,28 @@ void ProbeElements::elements_of(std::span<const std::uint32_t> probes, std::vect
 
 RuntimeSpectrumBuilder::RuntimeSpectrumBuilder(const instrument::ProbeMap& map, bool absolute_paths,
                                                const std::optional<PathFilterOptions>& paths)
-    : elements_(map, absolute_paths, paths), has_site_(map.probe_count, false), siteless_reached_(map.probe_count, false) {
-  for (const auto& s : map.sites) has_site_[s.probe] = true;
-  probe_count_ = static_cast<std::uint32_t>(std::count(has_site_.begin(), has_site_.end(), true));
+    : elements_(map, absolute_paths, paths), declared_probes_(map.probe_count) {
+  site_probes_.reserve(map.sites.size());
+  for (const auto& s : map.sites) site_probes_.push_back(s.probe);
+  std::sort(site_probes_.begin(), site_probes_.end());
+  site_probes_.erase(std::unique(site_probes_.begin(), site_probes_.end()), site_probes_.end());
+  // The same density rule as ProbeElements' table: one bit test per reached probe.
+  if (!site_probes_.empty() && site_probes_.back() < 4 * std::uint64_t{site_probes_.size()} + 65536) {
+    site_bits_.assign(std::size_t{site_probes_.back()} + 1, false);
+    for (const std::uint32_t p : site_probes_) site_bits_[p] = true;
+  }
   elements_.add_to(builder_);
+}
+
+void RuntimeSpectrumBuilder::unique_siteless() {
+  std::sort(siteless_reached_.begin(), siteless_reached_.end());
+  siteless_reached_.erase(std::unique(siteless_reached_.begin(), siteless_reached_.end()), siteless_reached_.end());
+  siteless_unique_ = siteless_reached_.size();
+}
+
+bool RuntimeSpectrumBuilder::has_site(std::uint32_t probe) const {
+  if (!site_bits_.empty()) return probe < site_bits_.size() && site_bits_[probe];
+  return std::binary_search(site_probes_.begin(), site_probes_.end(), probe);
 }
 
 void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
@@ -177,7 +195,8 @@ void RuntimeSpectrumBuilder::add(RuntimeTestRecord rec) {
   std::vector<std::uint32_t>& elements = scratch_;  // reused: no allocation per test
   elements.clear();
   for (const std::uint32_t p : rec.probes)
-    if (p < has_site_.size() && !has_site_[p]) siteless_reached_[p] = true;
+    if (p < declared_probes_ && !has_site(p)) siteless_reached_.push_back(p);
+  if (siteless_reached_.size() > 2 * siteless_unique_ + 1024) unique_siteless();  // amortized
   elements_.elements_of(rec.probes, elements);
   if (rec.test.failed()) ++stats_.failing;
   if (rec.test.status == TestStatus::crashed) ++stats_.crashed;
@@ -207,7 +226,8 @@ void RuntimeSpectrumBuilder::finish(CollectResult& result) {
   std::vector<std::string> failing_without, passing_without;
   for (auto& u : without_) (u.failed ? failing_without : passing_without).push_back(std::move(u.name));
   const std::size_t uncovered = failing_without.size() + passing_without.size();
-  if (const auto siteless = std::count(siteless_reached_.begin(), siteless_reached_.end(), true))
+  unique_siteless();
+  if (const auto siteless = siteless_reached_.size())
     result.warnings.push_back(std::to_string(siteless) +
                               " probe(s) reached that no line of the probe map stands for: the program was built from "
                               "an earlier instrumentation of the tree (`dlfl instrument` gave the files edited since "
@@ -215,7 +235,7 @@ void RuntimeSpectrumBuilder::finish(CollectResult& result) {
   // No test reached a probe: the program that ran is not the instrumented build (a plain
   // library found first on the library or Python path), or the tests never call into it.
   if (stats_.tests > 0 && without_.size() == stats_.tests) {
-    result.warnings.push_back("no test reached any of the " + std::to_string(probe_count_) +
+    result.warnings.push_back("no test reached any of the " + std::to_string(site_probes_.size()) +
                               " probes of the probe map (or every line they reach is filtered out): check that the "
                               "tests run the build of the instrumented tree, not a plain build found first on the "
                               "library or Python path, and that they call into the instrumented code");

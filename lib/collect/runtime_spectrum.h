@@ -113,9 +113,17 @@ class RuntimeSpectrumBuilder {
   std::vector<Uncovered> without_;  // tests that cover no element (so far: see staging)
   std::vector<std::uint32_t> scratch_;  // the elements of the test being added
   std::optional<std::size_t> staged_first_;  // the first test added since start_staging()
-  std::uint32_t probe_count_ = 0;            // probes of the map that a line stands for
-  std::vector<bool> has_site_;               // per probe id of the map: a line stands for it
-  std::vector<bool> siteless_reached_;       // per probe id: reached, though no line stands for it
+  // The probe ids a line of the map stands for, sorted and unique; and, when they are
+  // about as dense as `dlfl instrument` numbers them, a bit per id up to the largest.
+  // Both follow the sites the map lists, never the probe count it declares, which may
+  // be far larger ('probes 44440014' with no site).
+  bool has_site(std::uint32_t probe) const;
+  std::vector<std::uint32_t> site_probes_;
+  std::vector<bool> site_bits_;
+  std::uint32_t declared_probes_ = 0;                 // the map's probe count
+  std::vector<std::uint32_t> siteless_reached_;       // ids below it that no line stands for, as reached
+  std::size_t siteless_unique_ = 0;                   // its size when last made sorted and unique
+  void unique_siteless();
 };
 
 }  // namespace dlfl::collect
