@@ -224,4 +224,24 @@ std::vector<GroundTruthItem> lift_faults(std::span<const GroundTruthItem> faults
   return lifted;
 }
 
+std::vector<GroundTruthItem> name_functions_as_ranked(std::span<const GroundTruthItem> faults,
+                                                      std::span<const ScoredElement> ranking) {
+  std::vector<GroundTruthItem> named(faults.begin(), faults.end());
+  for (GroundTruthItem& fault : named) {
+    if (!fault.line || fault.function.empty()) continue;
+    const ScoredElement* holder = nullptr;
+    bool by_name = false;
+    for (const ScoredElement& e : ranking) {
+      if (e.function.empty() || !same_file(fault.file, e.file)) continue;
+      if (same_function(fault.function, e.function)) {
+        by_name = true;
+        break;
+      }
+      if (!holder && e.first_line != 0 && e.first_line <= fault.line && fault.line <= e.end_line()) holder = &e;
+    }
+    if (!by_name && holder) fault.function = holder->function;
+  }
+  return named;
+}
+
 }  // namespace dlfl::eval

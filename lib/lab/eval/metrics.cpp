@@ -245,7 +245,9 @@ BugMetrics evaluate_at(std::span<const ScoredElement> ranking,
                        std::span<const GroundTruthItem> faults, Granularity level,
                        const EvaluationOptions& options) {
   const std::vector<ScoredElement> lifted = lift(ranking, level);
-  const std::vector<GroundTruthItem> lifted_faults = lift_faults(faults, level);
+  const std::vector<GroundTruthItem> lifted_faults =
+      level == Granularity::function ? lift_faults(name_functions_as_ranked(faults, ranking), level)
+                                     : lift_faults(faults, level);
   return evaluate(lifted, lifted_faults, options);
 }
 

@@ -343,6 +343,23 @@ TEST(Levels, FunctionFaultsAndLinesThatNameTheirFunction) {
   EXPECT_EQ(evaluate_at(line_ranking(), deleted_line, Granularity::file).first_position.worst, 2.0);
 }
 
+TEST(Levels, ALineWhoseFunctionNameMatchesNothingTakesTheFunctionItIsRankedIn) {
+  // Denchmark's `ns::execute` for llvm-cov's `ns::Impl<T>::execute`: the name misses a
+  // component, so no function matches it; line 20 is g's, so g (0.7, 4th) is faulty.
+  const std::vector<GroundTruthItem> misnamed{{"src/a.cpp", 20, "ns::execute"}};
+  const BugMetrics function = evaluate_at(line_ranking(), misnamed, Granularity::function);
+  EXPECT_EQ(function.faulty_elements, 1u);
+  EXPECT_EQ(function.first_position.worst, 4.0);
+  // A name that matches keeps its function, though the line is another's (f, 2nd); and a
+  // line no element holds keeps its name, which then matches nothing.
+  const std::vector<GroundTruthItem> named_f{{"src/a.cpp", 20, "f"}};
+  EXPECT_EQ(evaluate_at(line_ranking(), named_f, Granularity::function).first_position.worst, 2.0);
+  const std::vector<GroundTruthItem> unheld{{"src/a.cpp", 99, "ns::execute"}};
+  EXPECT_FALSE(evaluate_at(line_ranking(), unheld, Granularity::function).found);
+  // Line level is untouched by the name.
+  EXPECT_EQ(evaluate_at(line_ranking(), misnamed, Granularity::line).first_position.best, 4.0);
+}
+
 TEST(Summary, MeansOverBugs) {
   const BugMetrics one_fault = metrics_of(ten_scores, {2});  // AP = RR: 1/2, 1/4, 13/36
   const BugMetrics last_tie = metrics_of(ten_scores, {8});   // EXAM worst 1.0

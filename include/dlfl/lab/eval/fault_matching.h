@@ -53,4 +53,14 @@ bool matches(const GroundTruthItem& fault, const ScoredElement& element);
 std::vector<GroundTruthItem> lift_faults(std::span<const GroundTruthItem> faults,
                                          Granularity level);
 
+// The faults, each line fault that names a function no element of `ranking` (line level)
+// matches renamed after the function of the element that holds its line, where one
+// does. A bug set's method extractor may miss a name component (Denchmark names a
+// member of a class template's partial specialization `ns::execute`, llvm-cov
+// `ns::reorder_impl<...>::execute`); the coverage tool's attribution of the faulty line
+// is then the better name. Faults that match by name, and lines no element holds, are
+// kept as given. Apply before lift_faults() at function level.
+std::vector<GroundTruthItem> name_functions_as_ranked(std::span<const GroundTruthItem> faults,
+                                                      std::span<const ScoredElement> ranking);
+
 }  // namespace dlfl::eval

@@ -143,7 +143,8 @@ BugMetrics evaluate(std::span<const ScoredElement> ranking, std::span<const Grou
                     const EvaluationOptions& options = {});
 
 // evaluate(lift(ranking, level), lift_faults(faults, level), options): one line-level
-// ranking evaluated at line, function or file level. total_elements counts elements of
+// ranking evaluated at line, function or file level (at function level the faults are
+// named as ranked first: name_functions_as_ranked()). total_elements counts elements of
 // that level.
 BugMetrics evaluate_at(std::span<const ScoredElement> ranking,
                        std::span<const GroundTruthItem> faults, Granularity level,
