@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs dlfl's build and test dependencies from Debian 12 packages (nothing else is
 # downloaded). Skips apt when every package is already installed.
+#
+#   scripts/install-deps.sh                     dlfl's own
+#   scripts/install-deps.sh --only PACKAGE...   only these (scripts/realbugs.sh: a study's projects)
 set -euo pipefail
 packages=(
   cmake ninja-build g++ clang-14 clang ccache pkg-config
@@ -17,6 +20,17 @@ packages=(
   lcov chromium
   openmpi-bin libopenmpi-dev
 )
+if [ "${1:-}" = "--only" ]; then
+  shift
+  packages=("$@")
+  for p in "${packages[@]}"; do
+    # Debian Policy 5.6.7's package names: nothing else reaches apt's command line.
+    [[ $p =~ ^[a-z0-9][a-z0-9+.-]+$ ]] || { echo "install-deps.sh: error: '$p' is not a Debian package name" >&2; exit 2; }
+  done
+elif [ $# -gt 0 ]; then
+  echo "install-deps.sh: error: unknown argument '$1' (no argument, or --only PACKAGE...)" >&2
+  exit 2
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

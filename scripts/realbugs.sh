@@ -15,7 +15,9 @@
 #   --repos DIR        clones of the projects, named owner+repo (or as bugset reproduce finds them)
 #   --bugscpp DIR      a BugsC++ checkout (its taxonomy holds the patches the traditional side needs)
 #   --lists DIR        the curated lists: DIR/dl.jsonl, DIR/traditional.jsonl, DIR/recipes/PROJECT.json
-#                      and the recipes of single bugs, which their entries name (recipe_file)
+#                      and the recipes of single bugs, which their entries name (recipe_file),
+#                      DIR/packages.json: the Debian packages each project's (or bug's) build and
+#                      tests need, installed before its bugs are reproduced
 #                      (default: bugsets/ of this repository)
 #   --labels CSV       Jahan et al.'s labels.csv: the DL side compared by DL bug type as well
 #   --side dl|traditional   only this side (default: both; a side whose list is empty is skipped)
@@ -25,7 +27,9 @@
 #   --jobs N           bugs reproduced at once per side (default 1)
 #   --no-reproduce     only rank, evaluate and report what OUT holds
 #   -o DIR             output directory (reused to resume)
-# Environment: DLFL (the dlfl binary; default: build/tools/dlfl/dlfl, built if missing).
+# Environment: DLFL (the dlfl binary; default: build/tools/dlfl/dlfl, built if missing),
+# DLFL_INSTALL_DEPS (what installs packages.json's packages, given --only PACKAGE...;
+# default: scripts/install-deps.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -127,6 +131,14 @@ for side in "${sides[@]}"; do
       [[ -f $lists/recipes/$file ]] || die "$lists/$side.jsonl: $id: no recipe $lists/recipes/$file"
       args+=(--recipe "$id=$lists/recipes/$file")
     done <<<"$own"
+    # The packages this run's projects and bugs need (a name is checked before apt sees it).
+    mapfile -t selected_ids <<<"$selected"
+    needed=$("$py" "$report" packages "$lists/packages.json" "${selected_ids[@]}") || exit 2
+    if [[ -n $needed ]]; then
+      # shellcheck disable=SC2086  # one package a word
+      "${DLFL_INSTALL_DEPS:-$here/scripts/install-deps.sh}" --only $needed ||
+        die "installing the packages $lists/packages.json names for the $side side failed: $(tr '\n' ' ' <<<"$needed")"
+    fi
     [[ -n $limit ]] && args+=(--limit "$limit")
     ((retry)) && args+=(--retry-discarded)
     for f in "${formulas[@]}"; do args+=(-f "$f"); done

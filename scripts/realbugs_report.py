@@ -6,6 +6,8 @@
   realbugs_report.py select LIST SOURCE OUT    SOURCE's entries for LIST's ids (a manifest)
   realbugs_report.py page OUT LISTS            OUT/results.md's text, on stdout
   realbugs_report.py list OUT SIDE             the curated list of OUT's kept bugs of SIDE, on stdout
+  realbugs_report.py packages FILE ID...       the Debian packages FILE (the lists' packages.json) names
+                                               for these bugs' projects and for the bugs themselves
 
 A list (bugsets/*.jsonl) has the manifest's shape, one bug a line, without the bug
 reports' text, plus what the study found: failing_tests, recipe; and recipe_file where a
@@ -16,6 +18,7 @@ import csv
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -58,6 +61,39 @@ def recipes(path):
         if not isinstance(name, str) or not name.endswith(".json") or "/" in name or name.startswith("."):
             fail(f"{path}: {row['id']}: recipe_file must name a .json file in the recipes folder, not {name!r}")
         print(f"{row['id']}\t{name}")
+
+
+# Debian Policy 5.6.7: lower case letters, digits, '+', '-', '.'; at least two characters,
+# the first alphanumeric. Nothing else reaches apt's command line.
+DEBIAN_PACKAGE = re.compile(r"[a-z0-9][a-z0-9+.-]+")
+
+
+def packages(path, bug_ids):
+    """The packages a run of these bugs needs: the entries keyed by a bug's project (the id
+    before '#') and by the bug itself, each name once, in the file's order."""
+    if not os.path.exists(path):
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            table = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        fail(f"{path}: {getattr(e, 'strerror', None) or e}")
+    if not isinstance(table, dict):
+        fail(f"{path}: an object of project or bug id: [Debian package, ...]")
+    for key, names in table.items():
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            fail(f"{path}: {key}: a list of Debian package names")
+        bad = [n for n in names if not DEBIAN_PACKAGE.fullmatch(n)]
+        if bad:
+            fail(f"{path}: {key}: {bad[0]!r} is not a Debian package name")
+    wanted = set(bug_ids) | {i.split("#", 1)[0] for i in bug_ids}
+    seen = set()
+    for key, names in table.items():
+        if key in wanted:
+            for n in names:
+                if n not in seen:
+                    seen.add(n)
+                    print(n)
 
 
 def select(list_path, source_path, out_path):
@@ -235,8 +271,11 @@ def main(argv):
         sys.stdout.write(page(argv[2], argv[3]))
     elif len(argv) == 4 and argv[1] == "list":
         sys.stdout.write(curated_list(argv[2], argv[3]))
+    elif len(argv) >= 3 and argv[1] == "packages":
+        packages(argv[2], argv[3:])
     else:
-        fail("usage: ids LIST | recipes LIST | select LIST SOURCE OUT | page OUT LISTS | list OUT SIDE")
+        fail("usage: ids LIST | recipes LIST | select LIST SOURCE OUT | page OUT LISTS | list OUT SIDE"
+             " | packages FILE ID...")
 
 
 if __name__ == "__main__":

@@ -166,6 +166,37 @@ TEST_F(RealbugsScript, ABugRunsUnderTheRecipeItsEntryNamesAndAListKeepsThatName)
   EXPECT_FALSE(fs::exists(dir_ / "o3" / "dl" / "results.jsonl"));
 }
 
+TEST_F(RealbugsScript, InstallsThePackagesOfTheBugsItReproducesFirstAndOnlyDebianNames) {
+  // By project and by bug; another project's are not installed, a name given twice once.
+  dlfl::testing::write_text(lists() / "packages.json", R"({"fixture+calc": ["calc-dep"],
+    "fixture+calc#1": ["calc-one-dep", "calc-dep"], "fixture+calc#5": ["calc-five-dep"], "ministr": ["ministr-dep"]})");
+  // The installer records what it was given and fails: nothing may be reproduced then.
+  const fs::path installer = dir_ / "install.sh";
+  dlfl::testing::write_text(installer, "#!/bin/sh\necho \"$@\" >> " + (dir_ / "installed.txt").string() + "\nexit 1\n");
+  fs::permissions(installer, fs::perms::owner_all);
+  const auto run = [&](const std::string& args) {
+    return shell("DLFL_INSTALL_DEPS=" + installer.string() + " DLFL=" + std::string(DLFL_BINARY) + " bash " +
+                 std::string(DLFL_REALBUGS_SCRIPT) + " --repos " + repos().string() + " --lists " + lists().string() +
+                 " " + args);
+  };
+  const Shell failed = run("--side dl --bug fixture+calc#1 -o " + (dir_ / "o1").string());
+  EXPECT_EQ(WEXITSTATUS(failed.status), 2) << failed.out;
+  EXPECT_THAT(failed.out, HasSubstr("installing the packages " + (lists() / "packages.json").string() +
+                                    " names for the dl side failed: calc-dep calc-one-dep"));
+  EXPECT_EQ(slurp(dir_ / "installed.txt"), "--only calc-dep calc-one-dep\n");
+  EXPECT_FALSE(fs::exists(dir_ / "o1" / "dl" / "results.jsonl"));
+
+  // A name apt would read as an option (or anything but a Debian package name) stops the
+  // run before the installer is called.
+  fs::remove(dir_ / "installed.txt");
+  dlfl::testing::write_text(lists() / "packages.json", R"({"fixture+calc": ["-oDebug::pkgProblemResolver=1"]})");
+  const Shell refused = run("--side dl -o " + (dir_ / "o2").string());
+  EXPECT_EQ(WEXITSTATUS(refused.status), 2) << refused.out;
+  EXPECT_THAT(refused.out, HasSubstr("fixture+calc: '-oDebug::pkgProblemResolver=1' is not a Debian package name"));
+  EXPECT_FALSE(fs::exists(dir_ / "installed.txt"));
+  EXPECT_FALSE(fs::exists(dir_ / "o2" / "dl" / "results.jsonl"));
+}
+
 TEST_F(RealbugsScript, AMissingListOrBugsCppCheckoutIsAOneLineError) {
   const Shell no_list = realbugs("-o " + (dir_ / "o1").string() + " --lists " + (dir_ / "nowhere").string());
   EXPECT_EQ(WEXITSTATUS(no_list.status), 2);
