@@ -237,5 +237,33 @@ TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
   EXPECT_THAT(page.out, HasSubstr("| ochiai | function | 2 | 0.00 | 0.50 | 0.50 | 0.50 | 0.2500 | 0.5000 | 0.250 | 0.250 |"));
 }
 
+// Every project of the curated lists names the packages its build and tests need, so a
+// run on a fresh machine does not discard bugs for a missing Python module or compiler.
+TEST(RealbugsReport, TheCuratedPackagesCoverEveryListedProject) {
+  const fs::path bugsets = fs::path(DLFL_REALBUGS_SCRIPT).parent_path().parent_path() / "bugsets";
+  std::string ids;
+  for (const char* side : {"dl.jsonl", "traditional.jsonl"}) {
+    std::istringstream in(slurp(bugsets / side));
+    for (std::string line; std::getline(in, line);) {
+      const auto at = line.find("\"id\": \"");
+      if (at == std::string::npos) continue;
+      const auto start = at + 7, end = line.find('"', start);
+      const std::string id = line.substr(start, end - start);
+      ids += " '" + id + "'";
+      // A project's packages, looked up alone: each must give at least one.
+      const Shell one = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+                              " packages " + (bugsets / "packages.json").string() + " '" + id + "'");
+      ASSERT_EQ(one.status, 0) << one.out;
+      EXPECT_FALSE(one.out.empty()) << id << " has no packages in bugsets/packages.json";
+    }
+  }
+  EXPECT_THAT(ids, HasSubstr("'tencent+ncnn#1930'"));
+  const Shell all = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+                          " packages " + (bugsets / "packages.json").string() + ids);
+  ASSERT_EQ(all.status, 0) << all.out;
+  EXPECT_THAT(all.out, HasSubstr("qemu-user\n"));
+  EXPECT_THAT(all.out, HasSubstr("libreadline-dev\n"));
+}
+
 }  // namespace
 }  // namespace dlfl::bench
