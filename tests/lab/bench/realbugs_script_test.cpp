@@ -241,6 +241,9 @@ TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
 // run on a fresh machine does not discard bugs for a missing Python module or compiler.
 TEST(RealbugsReport, TheCuratedPackagesCoverEveryListedProject) {
   const fs::path bugsets = fs::path(DLFL_REALBUGS_SCRIPT).parent_path().parent_path() / "bugsets";
+  const std::string packages = "/usr/bin/python3 " +
+                               (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+                               " packages " + (bugsets / "packages.json").string();
   std::string ids;
   for (const char* side : {"dl.jsonl", "traditional.jsonl"}) {
     std::istringstream in(slurp(bugsets / side));
@@ -251,15 +254,13 @@ TEST(RealbugsReport, TheCuratedPackagesCoverEveryListedProject) {
       const std::string id = line.substr(start, end - start);
       ids += " '" + id + "'";
       // A project's packages, looked up alone: each must give at least one.
-      const Shell one = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
-                              " packages " + (bugsets / "packages.json").string() + " '" + id + "'");
+      const Shell one = shell(packages + " '" + id + "'");
       ASSERT_EQ(one.status, 0) << one.out;
       EXPECT_FALSE(one.out.empty()) << id << " has no packages in bugsets/packages.json";
     }
   }
   EXPECT_THAT(ids, HasSubstr("'tencent+ncnn#1930'"));
-  const Shell all = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
-                          " packages " + (bugsets / "packages.json").string() + ids);
+  const Shell all = shell(packages + ids);
   ASSERT_EQ(all.status, 0) << all.out;
   EXPECT_THAT(all.out, HasSubstr("qemu-user\n"));
   EXPECT_THAT(all.out, HasSubstr("libreadline-dev\n"));
