@@ -213,6 +213,8 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   plain_context.vars["ldflags"] = "";
   FaultContext run_context = c;
   if (runtime) run_context.probe_map = instrumented.source / instrument::kProbeMapFileName;
+  std::string& fix_tests = run_context.vars[std::string(kFixTestsPlaceholder)];
+  for (const auto& file : candidacy.test_files) fix_tests += file + "\n";
   const auto instrument = [&](const std::string& version) -> std::optional<FaultRecord> {
     std::error_code ec;
     fs::remove_all(instrumented.source, ec);  // files the fix deleted must not stay behind

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "dlfl/lab/bench/work_tree.h"  // read_text
 #include "dlfl/collect/shell_quoting.h"
@@ -20,6 +21,14 @@ using nlohmann::json;
 const std::map<std::string, std::string>& known_placeholders() {
   static const std::map<std::string, std::string> names{
       {"source", ""}, {"build", ""}, {"cflags", ""}, {"ldflags", ""}, {"launcher", ""}, {"jobs", ""}, {"cmake_args", ""}};
+  return names;
+}
+
+// A reproduction's tests may name the test files of the fix ({fix_tests}): a project whose
+// candidates' fixes touch different test files then needs one recipe, not one per bug.
+std::map<std::string, std::string> test_placeholders(bool recipe) {
+  auto names = known_placeholders();
+  if (recipe) names.emplace(std::string(kFixTestsPlaceholder), "");
   return names;
 }
 
@@ -116,9 +125,25 @@ std::string expand_command(std::string_view command, const std::map<std::string,
     const auto it = vars.find(name);
     if (it == vars.end())
       throw Error("unknown placeholder {" + name + "} in the command '" + std::string(command) +
-                  "' (known: {source} {build} {cflags} {ldflags} {launcher} {cmake_args} {jobs})");
-    if (word_lists.contains(name)) literal(it->second);
-    else out += collect::quote_for_shell(it->second, quoting, "{" + name + "}");
+                  "' (known: {source} {build} {cflags} {ldflags} {launcher} {cmake_args} {jobs}, and in a "
+                  "reproduction recipe's test_list and test_command {fix_tests})");
+    if (name == kFixTestsPlaceholder) {
+      // A list of paths from a manifest: each its own quoted word, so only where words go.
+      if (quoting.escaped() || quoting.state() != collect::ShellQuoting::none)
+        throw Error("the placeholder {" + name + "} stands for several words: put it outside quotes and after no "
+                    "backslash in the command '" + std::string(command) + "'");
+      std::string words;
+      std::istringstream paths(it->second);
+      // "./" before a leading '-': a file name, never an option of the command it follows.
+      for (std::string path; std::getline(paths, path);)
+        if (!path.empty())
+          words += (words.empty() ? "" : " ") + collect::shell_quote((path.starts_with('-') ? "./" : "") + path);
+      literal(words);
+    } else if (word_lists.contains(name)) {
+      literal(it->second);
+    } else {
+      out += collect::quote_for_shell(it->second, quoting, "{" + name + "}");
+    }
     i = close;
   }
   return out;
@@ -209,7 +234,7 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   s.test_filter = r.string(doc, "test_filter", false);
   for (const auto* command : {&s.configure, &s.build, &s.test_list}) {
     try {
-      expand_command(*command, known_placeholders());
+      expand_command(*command, command == &s.test_list ? test_placeholders(recipe) : known_placeholders());
     } catch (const Error& e) {
       r.fail(e.what());
     }
@@ -218,7 +243,7 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
     if (s.test_command.find("{}") == std::string::npos)
       r.fail("test_command must hold {} where the test's name goes");
     try {
-      auto vars = known_placeholders();
+      auto vars = test_placeholders(recipe);
       vars[""] = "{}";
       expand_command(s.test_command, vars);
     } catch (const Error& e) {

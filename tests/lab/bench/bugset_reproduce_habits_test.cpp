@@ -183,9 +183,12 @@ TEST_F(BugsetReproduceHabits, EachBugConfiguresWithAFreshCacheSoARenamedOptionDo
 
 TEST_F(BugsetReproduceHabits, ABugsOwnRecipeComesBeforeItsProjects) {
   // cachey#2 runs its tests through its own recipe (two of them, by another driver than
-  // CTest); #1, of the same project, through the generic one.
+  // CTest), listed once the test files its fix changed ({fix_tests}: tests/CMakeLists.txt,
+  // which gains `twice`) are in the buggy tree; #1, of the same project, through the
+  // generic one.
   const fs::path own = dir_ / "cachey-2.json";
-  dlfl::testing::write_text(own, R"({"test_list": "echo zero; echo twice", "test_command": "tests/cachey_tests {}"})");
+  dlfl::testing::write_text(own, R"({"test_list": "cd {source} && grep -q 'NAME twice' {fix_tests} </dev/null && )"
+                                 R"(echo zero && echo twice", "test_command": "tests/cachey_tests {}"})");
   const fs::path out = dir_ / "out";
   const std::string command = "bugset reproduce " + cachey_manifest().string() + " --project fixture+cachey --repos " +
                               clones().string() + " -o " + out.string() + " -q -j 1 --build-jobs 2";

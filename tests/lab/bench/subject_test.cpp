@@ -121,6 +121,27 @@ TEST(ExpandCommand, PathsAreOneWordInEveryQuotingAndFlagListsStayWords) {
   }
 }
 
+// {fix_tests}: the fix's test files from a manifest, each one quoted word (a hostile name
+// runs nothing and is never an option), and only where words go.
+TEST(ExpandCommand, FixTestsAreQuotedWordsOutsideQuotesOnly) {
+  const dlfl::testing::TempDir dir("expand-fix-tests");
+  const std::map<std::string, std::string> vars{
+      {"fix_tests", "tests/test_a.py\ntests/b c.py\n$(touch ran)\n-pevil\n"}, {"build", "/b"}};
+  const std::string command =
+      "cd " + dlfl::collect::shell_quote(dir.path().string()) + " && " + expand_command("printf '[%s]' {fix_tests}", vars);
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  EXPECT_EQ(out, "[tests/test_a.py][tests/b c.py][$(touch ran)][./-pevil]") << command;
+  EXPECT_FALSE(std::filesystem::exists(dir / "ran")) << command;
+  EXPECT_EQ(expand_command("t {fix_tests} --x", {{"fix_tests", ""}}), "t  --x");
+  for (const char* quoted : {"t '{fix_tests}'", "t \"{fix_tests}\"", "t \\{fix_tests}"})
+    EXPECT_THROW(expand_command(quoted, vars), Error) << quoted;
+}
+
 // The subjects shipped with the repository parse, with the backends and kinds the
 // default benchmark relies on.
 TEST(Subject, BundledSubjectsParse) {
@@ -233,6 +254,16 @@ TEST(Recipe, ListedTestsNeedBothCommandsAPlaceForTheNameAndPerProcessCoverage) {
               HasSubstr("unknown placeholder {target}"));
   EXPECT_THAT(recipe_error(R"({"test_list": "t --list", "test_command": "t {} {name}"})"),
               HasSubstr("unknown placeholder {name}"));
+  // The fix's test files are known to a reproduction's test commands only.
+  const Subject by_fix = parse_recipe(
+      R"({"test_list": "t --list {fix_tests}", "test_command": "t {} {fix_tests}"})", kFile);
+  EXPECT_EQ(by_fix.test_list, "t --list {fix_tests}");
+  EXPECT_THAT(recipe_error(R"({"build": "make {fix_tests}"})"), HasSubstr("unknown placeholder {fix_tests}"));
+  EXPECT_THAT(recipe_error(R"({"test_list": "t '{fix_tests}'", "test_command": "t {}"})"),
+              HasSubstr("outside quotes"));
+  EXPECT_THAT(error_of(R"({"name": "demo", "configure": "x", "build": "y", "test_list": "t {fix_tests}",
+                           "test_command": "t {}", "backend": "gcov"})"),
+              HasSubstr("unknown placeholder {fix_tests}"));
   // A subject names its tests one way or the other.
   EXPECT_THAT(error_of(R"({"name": "demo", "configure": "x", "build": "y"})"),
               HasSubstr("missing field \"test_binary\" (or give test_list and test_command)"));

@@ -97,6 +97,10 @@ Subject read_subject(const std::filesystem::path& file);
 // or "test_command" the tests are the build's CTest tests. Throws as parse_subject does.
 Subject parse_recipe(std::string_view text, const std::filesystem::path& file);
 inline constexpr std::string_view kReposPlaceholder = "{repos}";
+// In a recipe's test_list and test_command, {fix_tests} is the test files the bug's fix
+// adds or changes (eval::BugCandidacy::test_files), each a quoted word; the value of
+// vars["fix_tests"] for expand_command is those paths one a line.
+inline constexpr std::string_view kFixTestsPlaceholder = "fix_tests";
 // The recipe's url_map with each "{repos}/FOLDER" made `repos`/FOLDER (absolute).
 void resolve_repos_placeholder(Subject& recipe, const std::filesystem::path& repos);
 Subject read_recipe(const std::filesystem::path& file);
@@ -109,8 +113,10 @@ Subject generic_recipe();
 // The command with every {name} replaced by vars[name]: {source}, {build} and any other
 // value quoted for /bin/sh where it stands (collect::quote_for_shell), so a path with
 // blanks or `$(...)` stays one word; {cflags}, {ldflags}, {launcher} and {jobs}, dlfl's own
-// word lists, as they are; "{{" is a literal '{'. Throws dlfl::Error for an unknown
-// placeholder, an unclosed '{' or a placeholder after a backslash.
+// word lists, as they are; {fix_tests} each line of its value a quoted word ("./" before
+// a leading '-', so no path reads as an option); "{{" is a literal '{'. Throws
+// dlfl::Error for an unknown placeholder, an unclosed '{', a placeholder after a
+// backslash or {fix_tests} inside quotes.
 std::string expand_command(std::string_view command, const std::map<std::string, std::string>& vars);
 
 }  // namespace dlfl::bench
