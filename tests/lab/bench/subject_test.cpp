@@ -98,6 +98,17 @@ TEST(ExpandCommand, ReplacesPlaceholdersAndEscapes) {
   EXPECT_THROW(expand_command("x {build}", vars), Error);
 }
 
+// What /bin/sh prints for the command (stdout).
+std::string shell_output(const std::string& command) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return "<popen failed>";
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  return out;
+}
+
 // A work tree's path comes from -o and a manifest's project name: blanks, quotes and
 // `$(...)` in it stay part of one word wherever the recipe puts {source} and {build}.
 TEST(ExpandCommand, PathsAreOneWordInEveryQuotingAndFlagListsStayWords) {
@@ -110,12 +121,7 @@ TEST(ExpandCommand, PathsAreOneWordInEveryQuotingAndFlagListsStayWords) {
        {"printf '[%s]' {source} {build}/b -DX='{cflags}' {cflags}", "printf '[%s]' '{source}' \"{build}\"/b -DX='{cflags}' {cflags}",
         "printf '[%s]' \"{source}\" '{build}/b' -DX='{cflags}' {cflags}"}) {
     const std::string command = "cd " + dlfl::collect::shell_quote(dir.path().string()) + " && " + expand_command(recipe, vars);
-    FILE* pipe = ::popen(command.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string out;
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    ::pclose(pipe);
+    const std::string out = shell_output(command);
     EXPECT_EQ(out, "[" + hostile + "][" + hostile + "/b/b][-DX=-O0 -g][-O0][-g]") << recipe << "\n" << command;
     EXPECT_FALSE(std::filesystem::exists(marker)) << recipe << " ran code from the path: " << command;
   }
@@ -129,12 +135,7 @@ TEST(ExpandCommand, FixTestsAreQuotedWordsOutsideQuotesOnly) {
       {"fix_tests", "tests/test_a.py\ntests/b c.py\n$(touch ran)\n-pevil\n"}, {"build", "/b"}};
   const std::string command =
       "cd " + dlfl::collect::shell_quote(dir.path().string()) + " && " + expand_command("printf '[%s]' {fix_tests}", vars);
-  FILE* pipe = ::popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  ::pclose(pipe);
+  const std::string out = shell_output(command);
   EXPECT_EQ(out, "[tests/test_a.py][tests/b c.py][$(touch ran)][./-pevil]") << command;
   EXPECT_FALSE(std::filesystem::exists(dir / "ran")) << command;
   EXPECT_EQ(expand_command("t {fix_tests} --x", {{"fix_tests", ""}}), "t  --x");
