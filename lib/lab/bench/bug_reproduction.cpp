@@ -288,6 +288,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   if (auto d = build("fixed", false)) return *d;
   FaultContext fixed_context = run_context;
   fixed_context.test_filter = filter_for(buggy.failing);
+  fixed_context.listed_only = buggy.failing;
   // A test that crashes on both versions writes no gcov data on either: the fixed run
   // has then no coverage at all, and that is its answer (no fail-to-pass), not a failure.
   fixed_context.outcomes_only = true;

@@ -177,8 +177,8 @@ std::filesystem::path find_test_binary(const std::filesystem::path& build, const
 namespace {
 
 // The subject's test_list run in the build directory (stdout to BUILD/../tests.txt, one
-// name a line, blank lines and trailing blanks dropped) and its test_command run in the
-// build directory for each name.
+// name a line, blank lines and trailing blanks dropped; only those of listed_only when it
+// names some) and its test_command run in the build directory for each name.
 collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, const std::atomic<bool>* cancel) {
   const Subject& s = *c.subject;
   auto vars = tree_vars(c, tree, 1);
@@ -193,10 +193,13 @@ collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, c
   std::istringstream in(read_text(list));
   for (std::string line; std::getline(in, line);) {
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
-    if (line.empty()) continue;
+    if (line.empty() || (!c.listed_only.empty() && !c.listed_only.contains(line))) continue;
     names += line + "\n";
     ++count;
   }
+  if (count == 0 && !c.listed_only.empty())
+    throw Error("the test_list command listed none of the " + std::to_string(c.listed_only.size()) +
+                " tests to run (" + *c.listed_only.begin() + (c.listed_only.size() > 1 ? ", ..." : "") + ")");
   if (count == 0) throw Error("the test_list command printed no test name (" + list.string() + " is empty)");
   write_text(list, names);
   vars[""] = "{}";  // collect's own placeholder for the quoted name

@@ -292,6 +292,28 @@ TEST_F(BugsetReproduceHabits, ABugWhoseFaultyLinesNoCoverageRecordsIsDiscarded) 
   EXPECT_FALSE(fs::exists(out / "spectra" / "fixture+listy#1.dlfl"));
 }
 
+TEST_F(BugsetReproduceHabits, TheFixRunsOnlyTheListedTestsThatFailedOnTheBuggyVersion) {
+  // pytest's names ("file::test") are no GoogleTest filter: the fixed version's run keeps
+  // the failing names of the list itself, so a suite of slow tests is not run twice.
+  const fs::path out = dir_ / "out";
+  const std::string command = listy_command("8", out);
+  const fs::path ran = dir_ / "ran.txt";
+  dlfl::testing::write_text(listy_recipe(), R"({"test_list": "./listy_checks --list | sed 's/^/checks::/'", )"
+                                            R"("test_command": "n={}; echo \"$n\" >> )" + ran.string() +
+                                                R"(; ./listy_checks \"${{n#checks::}\""})");
+  const RunResult r = run_dlfl(command);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
+  EXPECT_THAT(records[0].failing_tests, ::testing::ElementsAre("checks::scale by one"));
+  EXPECT_EQ(records[0].tests, 3u);
+  // Three runs on the buggy version, then the failing one alone on the fix.
+  const std::string runs = slurp(ran);
+  EXPECT_EQ(lines(runs), 4u) << runs;
+  EXPECT_THAT(runs, ::testing::EndsWith("checks::scale by one\n")) << runs;
+}
+
 TEST_F(BugsetReproduceHabits, ATestFailingWithoutCoverageOnBothVersionsIsNoFailToPass) {
   // The one failing check ends before it can write coverage, on the buggy version and on
   // the fix alike (a test that needs a missing model file and crashes): the fixed run has

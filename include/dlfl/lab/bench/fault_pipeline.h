@@ -58,6 +58,9 @@ struct FaultContext {
   // GoogleTest filter of the runs: the subject's, minus the tests failing unmutated (a
   // test that fails for every fault would count as a failure in every spectrum).
   std::string test_filter;
+  // A test_list recipe's run of these tests only (exact names; a GoogleTest filter cannot
+  // hold pytest's "file::test"); empty: every listed test.
+  std::set<std::string> listed_only;
   unsigned test_jobs = 1;  // tests run at once by the gcov/llvm backends
   // Only the tests' outcomes matter (a fix's run of the tests failing on the buggy
   // version): a run in which none wrote coverage is no error (CollectRequest).
