@@ -219,19 +219,23 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
   o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(s.test_timeout);
   o.interrupt = cancel;
   o.outcomes_only = c.outcomes_only;
+  // No test binary nor list (a reproduction recipe): the build's CTest tests.
+  if (!s.test_command.empty())
+    o.source = listed_tests(c, tree, cancel);
+  else if (s.test_binary.empty())
+    o.source = collect::CtestDirectory{tree.build};
+  else
+    // Validation refuses a working directory for a gtest binary without runtime coverage.
+    o.source = collect::GtestBinary{.binary = binary,
+                                    .cwd = s.backend == Backend::runtime ? tree.build : std::filesystem::path()};
   if (s.backend == Backend::runtime) {
-    o.source = collect::GtestBinary{.binary = binary, .cwd = tree.build};
     o.coverage = collect::CoverageKind::runtime;
     o.probe_map = c.probe_map;
+    // One run of a GoogleTest binary; tests of their own processes run as the other
+    // backends' do.
+    if (s.test_binary.empty()) o.jobs = c.test_jobs;
     o.work_dir = tree.build.parent_path() / "snapshots";
   } else {
-    // No test binary nor list (a reproduction recipe): the build's CTest tests.
-    if (!s.test_command.empty())
-      o.source = listed_tests(c, tree, cancel);
-    else if (s.test_binary.empty())
-      o.source = collect::CtestDirectory{tree.build};
-    else
-      o.source = collect::GtestBinary{.binary = binary};
     o.coverage = s.backend == Backend::gcov ? collect::CoverageKind::gcov : collect::CoverageKind::llvm;
     // llvm-cov names only the lines of the binaries it is given: the tests' executables
     // alone would leave out the code of the project's shared libraries (a real project's

@@ -151,10 +151,6 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     const auto own = o.project_recipes.find(key);
     const fs::path file = own != o.project_recipes.end() ? own->second : o.recipe;
     setup.recipe = file.empty() ? generic_recipe() : read_recipe(file);
-    if (setup.recipe.backend == Backend::runtime && setup.recipe.test_binary.empty())
-      throw Error(setup.recipe.file.string(), 0,
-                  "the runtime backend runs a GoogleTest binary: give \"test_binary\" (or use \"gcov\" for CTest tests "
-                  "and test_list/test_command)");
     if (setup.recipe.backend == Backend::runtime && o.instrument_command.empty())
       throw Error(setup.recipe.file.string(), 0, "the runtime backend needs `dlfl instrument` (run it through the dlfl CLI)");
     // The digest sees {repos} as written: one recipe, one digest, wherever the clones are.
@@ -256,7 +252,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
         break;
       case Backend::runtime:
         context.vars["cflags"] = o.runtime_cflags;
-        context.vars["ldflags"] = o.runtime_ldflags;
+        context.vars["ldflags"] = setup.recipe.test_binary.empty() ? o.runtime_ldflags : o.runtime_gtest_ldflags;
         context.instrument_command = o.instrument_command;
         break;
     }

@@ -313,5 +313,44 @@ TEST_F(BugsetReproduce, RuntimeBackendReproducesFromOneRunPerVersion) {
   EXPECT_EQ(clone_state(), before_);
 }
 
+// The runtime backend without a GoogleTest binary: the CTest tests, or a recipe's listed
+// tests, each run as an instrumented process of its own, whose whole coverage is that
+// test's. The faulty line is first alone, as with gcov: coverage of one test did not
+// leak into another's.
+TEST_F(BugsetReproduce, RuntimeBackendRunsCtestAndListedTestsOneProcessEach) {
+#ifndef DLFL_BENCH_HAVE_CLANG
+  GTEST_SKIP() << "dlfl was built without Clang: no `dlfl instrument`";
+#endif
+  const std::map<std::string, std::string> recipes{
+      {"ctest", R"({"backend": "runtime"})"},
+      {"listed", R"({"backend": "runtime",
+                     "test_list": "tests/calc_tests --gtest_list_tests | awk '/^[^ ]/ {{s = $1} /^  / {{print s $1}'",
+                     "test_command": "tests/calc_tests --gtest_filter={}"})"}};
+  std::map<std::string, std::size_t> tests;
+  for (const auto& [name, text] : recipes) {
+    const fs::path recipe = dir_ / (name + "-recipe.json");
+    dlfl::testing::write_text(recipe, text);
+    const fs::path out = dir_ / ("out-" + name);
+    const RunResult r = run_dlfl(reproduce("--bug fixture+calc#1", out) + " --recipe " + recipe.string());
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    const auto records = read_records(out / std::string(kResultsFileName));
+    ASSERT_EQ(records.size(), 1u) << name;
+    const FaultRecord& clamp = records.front();
+    ASSERT_TRUE(clamp.kept) << name << ": " << clamp.reason << ": " << clamp.detail << "\n" << clamp.tail;
+    EXPECT_THAT(clamp.failing_tests, ElementsAre("Clamp.Above")) << name;
+    EXPECT_THAT(clamp.faulty, ElementsAre("src/arith.cpp:9:calc::clamp")) << name;
+    ASSERT_EQ(clamp.results.size(), 4u) << name;
+    for (const auto& f : clamp.results) {
+      EXPECT_DOUBLE_EQ(f.first_rank_best, 1.0) << name << " " << f.formula;
+      EXPECT_DOUBLE_EQ(f.first_rank_worst, 1.0) << name << " " << f.formula;
+    }
+    EXPECT_TRUE(fs::exists(out / "logs" / "fixture+calc#1" / "buggy-instrument.log")) << name;
+    tests[name] = clamp.tests;
+  }
+  EXPECT_GT(tests["ctest"], 1u);
+  EXPECT_EQ(tests["listed"], tests["ctest"]);
+  EXPECT_EQ(clone_state(), before_);
+}
+
 }  // namespace
 }  // namespace dlfl::bench

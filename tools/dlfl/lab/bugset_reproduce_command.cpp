@@ -58,7 +58,8 @@ void run_reproduce(const ReproduceCommandOptions& o) {
   if (!options.recipe.empty()) runtime = runtime || bench::read_recipe(options.recipe).backend == bench::Backend::runtime;
   if (runtime) {
     options.runtime_cflags = runtime_flags({"--cflags"});
-    options.runtime_ldflags = runtime_flags({"--libs", "--gtest"});
+    options.runtime_ldflags = runtime_flags({"--libs"});
+    options.runtime_gtest_ldflags = runtime_flags({"--libs", "--gtest"});
     options.instrument_command = {self_executable().string(), "instrument"};
   }
   options.out_dir = o.out_dir;

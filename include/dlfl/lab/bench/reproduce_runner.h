@@ -35,9 +35,10 @@ struct ReproduceOptions {
   std::map<std::string, std::filesystem::path> project_recipes;
   bool retry_discarded = false;  // run the selected bugs an earlier run discarded again
   // The runtime backend (a recipe's "backend": "runtime"): {cflags}/{ldflags} of builds
-  // with dlfl's runtime (`dlfl config --cflags`, `--libs --gtest`) and the argv that runs
-  // `dlfl instrument`.
-  std::string runtime_cflags, runtime_ldflags;
+  // with dlfl's runtime (`dlfl config --cflags`; `--libs --gtest` for a recipe's GoogleTest
+  // binary, whose listener brackets each test of its one run, `--libs` for tests run one
+  // process each: CTest's, a test_list's) and the argv that runs `dlfl instrument`.
+  std::string runtime_cflags, runtime_ldflags, runtime_gtest_ldflags;
   std::vector<std::string> instrument_command;
   std::filesystem::path out_dir;
   std::filesystem::path work_dir;     // work trees and builds; default out_dir/work

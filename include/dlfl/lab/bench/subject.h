@@ -54,8 +54,8 @@ struct Subject {
   // binary, pytest over a coverage build, a script per case): "test_list" prints their
   // names, one a line, run in {build}; "test_command" runs one, `{}` standing for its name
   // (quoted for /bin/sh, as in `dlfl collect --cmd`), in {build}, one process per test
-  // with the gcov or llvm backend's per-process coverage. Both or neither; not with
-  // test_binary.
+  // with the gcov or llvm backend's per-process coverage (in a reproduction recipe also
+  // the runtime's). Both or neither; not with test_binary.
   std::string test_list;
   std::string test_command;
   std::vector<std::string> mutate_files{"src/**"};
