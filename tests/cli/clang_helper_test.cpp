@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli_runner.h"
+#include "../support/shell_output.h"
 
 extern char** environ;
 
@@ -30,12 +31,7 @@ using dlfl::testing::write_text;
 
 // What `ldd BINARY` prints: every shared library the binary loads, its own and theirs.
 [[maybe_unused]] std::string loaded_libraries(const std::string& binary) {
-  std::string out;
-  if (FILE* pipe = ::popen(("ldd '" + binary + "' 2>&1").c_str(), "r")) {
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    ::pclose(pipe);
-  }
+  std::string out = dlfl::testing::shell_output("ldd '" + binary + "' 2>&1");
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
   return out;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "../support/have_program.h"
+#include "../support/shell_output.h"
 #include "cli_runner.h"
 #include "dlfl/formats/native_format.h"
 #include "dlfl/formats/ranking_reader.h"
@@ -75,12 +76,7 @@ TEST_F(HostileNames, HtmlReportRendersTheHostileRowsInABrowser) {
   if (!have_program("chromium")) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it)";
   const auto html = dir_ / "r.html";
   ASSERT_EQ(rank("html", html).exit_code, 0);
-  FILE* pipe = ::popen((kScript + " --dump-dom " + html.string()).c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string dom;
-  char buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) dom.append(buffer, n);
-  ::pclose(pipe);
+  const std::string dom = dlfl::testing::shell_output(kScript + " --dump-dom " + html.string());
   // Before the fix the page was blank: "<!--<script>" in the data swallowed the script.
   EXPECT_THAT(dom, HasSubstr("4 of 4 rows shown"));
   EXPECT_THAT(dom, HasSubstr("src/&lt;!--&lt;script&gt;x.cpp"));

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "../support/have_program.h"
+#include "../support/shell_output.h"
 #include "cli_runner.h"
 #include "dlfl/formats/native_format.h"
 #include "dlfl/spectrum.h"
@@ -25,15 +26,7 @@ const std::string kScript = source_path("scripts/html-screenshot.sh");
 
 bool have_chromium() { return dlfl::testing::have_program("chromium"); }
 
-std::string shell_output(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return out;
-  std::array<char, 65536> buffer;
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
-  ::pclose(pipe);
-  return out;
-}
+using dlfl::testing::shell_output;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;

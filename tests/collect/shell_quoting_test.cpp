@@ -10,6 +10,7 @@
 
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
+#include "../support/shell_output.h"
 
 namespace dlfl::collect {
 namespace {
@@ -17,13 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string run_shell(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(("/bin/sh -c " + shell_quote(command)).c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  ::pclose(pipe);
-  return out;
+  return dlfl::testing::shell_output("/bin/sh -c " + shell_quote(command));
 }
 
 class ShellQuotingTemplates : public ::testing::TestWithParam<const char*> {

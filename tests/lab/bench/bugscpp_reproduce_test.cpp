@@ -11,6 +11,7 @@
 #include <map>
 
 #include "../../cli/cli_runner.h"
+#include "../../support/shell_output.h"
 #include "dlfl/lab/bench/results_store.h"
 #include "dlfl/lab/eval/bugset_manifest.h"
 
@@ -24,15 +25,7 @@ using dlfl::testing::run_dlfl;
 using dlfl::testing::RunResult;
 using dlfl::testing::slurp;
 
-std::string shell(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  ::pclose(pipe);
-  return out;
-}
+std::string shell(const std::string& command) { return dlfl::testing::shell_output(command); }
 
 class BugsCppReproduce : public ::testing::Test {
  protected:

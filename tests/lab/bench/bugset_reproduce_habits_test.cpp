@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "../../cli/cli_runner.h"
+#include "../../support/shell_output.h"
 #include "dlfl/lab/bench/results_store.h"
 
 namespace dlfl::bench {
@@ -23,11 +24,7 @@ using dlfl::testing::RunResult;
 using dlfl::testing::slurp;
 
 std::string rev_parse(const fs::path& clone, const std::string& rev) {
-  std::string out;
-  FILE* pipe = ::popen(("git -C '" + clone.string() + "' rev-parse " + rev).c_str(), "r");
-  char buffer[128];
-  for (std::size_t n; pipe && (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  if (pipe) ::pclose(pipe);
+  const std::string out = dlfl::testing::shell_output("git -C '" + clone.string() + "' rev-parse " + rev);
   return out.substr(0, out.find('\n'));
 }
 

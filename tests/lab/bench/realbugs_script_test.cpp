@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "../../cli/cli_runner.h"
+#include "../../support/shell_output.h"
 
 namespace dlfl::bench {
 namespace {
@@ -21,20 +22,10 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using dlfl::testing::slurp;
 
-struct Shell {
-  int status = -1;
-  std::string out;
-};
+using Shell = dlfl::testing::ShellRun;
 
-Shell shell(const std::string& command) {
-  Shell r;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
-  r.status = ::pclose(pipe);
-  return r;
-}
+// stdout and stderr together.
+Shell shell(const std::string& command) { return dlfl::testing::capture_shell(command + " 2>&1"); }
 
 // The rows of an eval.csv that belong to `bug`, in file order.
 std::string rows_of(const std::string& csv, const std::string& bug) {

@@ -10,6 +10,7 @@
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
 #include "../../support/test_files.h"
+#include "../../support/shell_output.h"
 
 namespace dlfl::bench {
 namespace {
@@ -98,16 +99,7 @@ TEST(ExpandCommand, ReplacesPlaceholdersAndEscapes) {
   EXPECT_THROW(expand_command("x {build}", vars), Error);
 }
 
-// What /bin/sh prints for the command (stdout).
-std::string shell_output(const std::string& command) {
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return "<popen failed>";
-  std::string out;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  ::pclose(pipe);
-  return out;
-}
+using dlfl::testing::shell_output;
 
 // A work tree's path comes from -o and a manifest's project name: blanks, quotes and
 // `$(...)` in it stay part of one word wherever the recipe puts {source} and {build}.
