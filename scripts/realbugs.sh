@@ -184,6 +184,8 @@ for side in dl traditional; do
   [[ -f $out/$side/eval.csv ]] && tables+=(-i "$out/$side/eval.csv" -g "$side")
 done
 compare_args=(--filter level=line --filter ties=average -m mrr -m map -m first_rank)
+# The page reports the comparisons of this run only, never an earlier run's.
+rm -f "$out/compare.md" "$out/compare-by-type.md"
 if ((${#tables[@]} == 8)); then  # both sides
   "$dlfl" compare "${tables[@]}" "${compare_args[@]}" -o "$out/compare.md"
   if [[ -n $labels ]]; then

@@ -99,6 +99,19 @@ TEST_F(RealbugsScript, ReproducesBothSidesComparesThemAndASecondRunGivesTheSameP
   ASSERT_EQ(again.status, 0) << again.out;
   EXPECT_EQ(slurp(out / "results.md"), page);
 
+  // Labels add the DL side by DL bug type; a later page without them has no such section
+  // (the comparison of the labelled run is not carried over).
+  const fs::path labels = dir_ / "labels.csv";
+  dlfl::testing::write_text(labels, "id,dl_bug_type\nfixture+calc#1,Model\n");
+  const Shell labelled = realbugs("-o " + out.string() + " --no-reproduce --labels " + labels.string());
+  ASSERT_EQ(labelled.status, 0) << labelled.out;
+  EXPECT_THAT(slurp(out / "results.md"), HasSubstr("## DL bugs by DL bug type"));
+  EXPECT_THAT(slurp(out / "results.md"), HasSubstr("Model"));
+  const Shell unlabelled = realbugs("-o " + out.string() + " --no-reproduce");
+  ASSERT_EQ(unlabelled.status, 0) << unlabelled.out;
+  EXPECT_THAT(slurp(out / "results.md"), Not(HasSubstr("## DL bugs by DL bug type")));
+  EXPECT_TRUE(slurp(out / "results.md") == page);
+
   // A subset into a fresh OUT reproduces the same positions.
   const fs::path subset = dir_ / "subset";
   const Shell second = realbugs("-o " + subset.string() + " --side traditional --bug ministr#1");
