@@ -219,10 +219,9 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
   o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(s.test_timeout);
   o.interrupt = cancel;
   o.outcomes_only = c.outcomes_only;
-  // No test binary nor list (a reproduction recipe): the build's CTest tests.
   if (!s.test_command.empty())
     o.source = listed_tests(c, tree, cancel);
-  else if (s.test_binary.empty())
+  else if (s.test_binary.empty())  // neither a test binary nor a list: the build's CTest tests
     o.source = collect::CtestDirectory{tree.build};
   else
     // Validation refuses a working directory for a gtest binary without runtime coverage.
