@@ -123,6 +123,7 @@ BenchResult run_bench(const BenchOptions& o) {
       setup.top_n = o.config.top_n;
       setup.runtime_cflags = o.runtime_cflags;
       setup.runtime_ldflags = o.runtime_ldflags;
+      setup.runtime_gtest_ldflags = o.runtime_gtest_ldflags;
       setup.clang = o.clang;
       setup.interrupt = o.interrupt;
       setup.log = log;

@@ -265,11 +265,6 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
     else if (backend == "llvm") s.backend = Backend::llvm;
     else r.fail("backend must be \"runtime\", \"gcov\" or \"llvm\", not '" + backend + "'");
   }
-  // A benchmark's mutants run one GoogleTest binary under the runtime; a reproduction
-  // also runs a list's tests, one instrumented process each.
-  if (s.backend == Backend::runtime && !s.test_command.empty() && !recipe)
-    r.fail("test_list/test_command run each test as its own process with gcov or llvm coverage: "
-           "give \"backend\": \"gcov\" or \"llvm\"");
   if (const auto it = doc.find("timeouts"); it != doc.end()) {
     if (!it->is_object()) r.fail("field \"timeouts\" must be an object");
     r.only(*it, {"build", "test", "fault"}, " in \"timeouts\"");

@@ -165,7 +165,7 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
       if (fs::exists(c.pristine / graph::kCallGraphFileName))
         c.call_graph = std::make_shared<const graph::CallGraph>(graph::read_call_graph(c.pristine / graph::kCallGraphFileName));
       c.vars["cflags"] = o.runtime_cflags;
-      c.vars["ldflags"] = o.runtime_ldflags;
+      c.vars["ldflags"] = s.test_binary.empty() ? o.runtime_ldflags : o.runtime_gtest_ldflags;
       break;
     case Backend::gcov:
       c.pristine = s.root;

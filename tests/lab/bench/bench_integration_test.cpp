@@ -20,6 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using dlfl::testing::slurp;
 
 struct CliRun {
@@ -226,6 +227,43 @@ TEST_F(BenchPipeline, GcovBackend) {
     for (const auto& f : record.results) EXPECT_TRUE(f.found) << record.fault << " " << f.formula;
   }
   EXPECT_GT(kept, 0u);
+}
+
+// A test_list's tests under the runtime: one instrumented process each, linked with the
+// runtime alone, since a project's own test driver has no GoogleTest for the listener.
+TEST_F(BenchPipeline, RuntimeBackendRunsListedTestsOneProcessEach) {
+  dlfl::testing::TempDir dir("bench-runtime-listed");
+  std::string text = slurp(subject);
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    text.replace(text.find(from), from.size(), to);
+  };
+  replace(R"("test_binary": "minicalc_tests",)",
+          R"("test_list": "./minicalc_check --list", "test_command": "./minicalc_check {}",)");
+  replace(R"("cmake --build {build} -j {jobs}")", R"("cmake --build {build} -j {jobs} --target minicalc_check")");
+  replace("\"kind\"", "\"root\": \"" + std::string(DLFL_BENCH_FIXTURE) + "\", \"kind\"");
+  dlfl::testing::write_text(dir / "listed-subject.json", text);
+  const fs::path out = dir / "out";
+  const CliRun r = run("bench --subject " + (dir / "listed-subject.json").string() + " --max 2 --seed 3 -q -o " +
+                           out.string(),
+                       dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 2u);
+  std::size_t kept = 0;
+  for (const auto& record : records) {
+    if (!record.kept) continue;
+    ++kept;
+    EXPECT_EQ(record.tests, 7u);  // minicalc_check's cases
+    EXPECT_GT(record.failing, 0u);
+    EXPECT_GT(record.elements, 0u);
+    for (const auto& f : record.results) EXPECT_TRUE(f.found) << record.fault << " " << f.formula;
+  }
+  EXPECT_GT(kept, 0u);
+  // The GoogleTest listener is C++ and would break a C driver's link (gcc, no libstdc++).
+  const std::string cache = slurp(out / "work" / "minicalc" / "worker0" / "build" / "CMakeCache.txt");
+  EXPECT_THAT(cache, HasSubstr("-ldlfl_rt"));
+  EXPECT_THAT(cache, Not(HasSubstr("dlfl_rt_gtest")));
 }
 
 TEST(BenchCommand, BadSubjectFileIsOneErrorLine) {

@@ -104,7 +104,8 @@ void run_bench_command(const BenchCommandOptions& o) {
     runtime = runtime || bench::read_subject(s.subject_file).backend == bench::Backend::runtime;
   if (runtime) {
     options.runtime_cflags = runtime_flags({"--cflags"});
-    options.runtime_ldflags = runtime_flags({"--libs", "--gtest"});
+    options.runtime_ldflags = runtime_flags({"--libs"});
+    options.runtime_gtest_ldflags = runtime_flags({"--libs", "--gtest"});
   }
 #ifdef DLFL_HAVE_INSTRUMENT
   options.clang.instrument = [](const bench::TreeInstrumentation& t) {

@@ -30,7 +30,10 @@ struct BenchOptions {
   std::filesystem::path out_dir;
   // Configured and built trees, mutants, instrumented copies; default out_dir/work.
   std::filesystem::path work_dir;
-  std::string runtime_cflags, runtime_ldflags;  // `dlfl config --cflags` / `--libs --gtest`
+  // The runtime backend: {cflags}/{ldflags} of builds with dlfl's runtime (`dlfl config
+  // --cflags`; `--libs --gtest` for a subject's GoogleTest binary, whose listener brackets
+  // each test of its one run, `--libs` for a test_list's tests, one process each).
+  std::string runtime_cflags, runtime_ldflags, runtime_gtest_ldflags;
   ClangSteps clang;  // finding mutants, instrumenting trees (runtime backend)
   // Multi-fault mode (config.multi_fault): the output directory of the finished
   // single-fault run of the same subjects, max and seed; its kept records say which

@@ -32,7 +32,10 @@ struct SetupOptions {
   std::vector<std::string> formulas;
   std::vector<std::string> techniques;  // fault_pipeline.h FaultContext::techniques
   std::vector<std::uint64_t> top_n;
-  std::string runtime_cflags, runtime_ldflags;  // `dlfl config --cflags` / `--libs --gtest`
+  // The runtime backend: {cflags}/{ldflags} of builds with dlfl's runtime (`dlfl config
+  // --cflags`; `--libs --gtest` for a subject's GoogleTest binary, whose listener brackets
+  // each test of its one run, `--libs` for a test_list's tests, one process each).
+  std::string runtime_cflags, runtime_ldflags, runtime_gtest_ldflags;
   ClangSteps clang;
   const std::atomic<bool>* interrupt = nullptr;
   std::function<void(std::string_view)> log;  // one line per step (may be empty)
