@@ -230,7 +230,8 @@ TEST_F(BenchPipeline, GcovBackend) {
 }
 
 // A test_list's tests under the runtime: one instrumented process each, linked with the
-// runtime alone, since a project's own test driver has no GoogleTest for the listener.
+// runtime alone; the GoogleTest listener is C++ and would break a C driver's link (gcc,
+// no libstdc++).
 TEST_F(BenchPipeline, RuntimeBackendRunsListedTestsOneProcessEach) {
   dlfl::testing::TempDir dir("bench-runtime-listed");
   std::string text = slurp(subject);
@@ -260,7 +261,6 @@ TEST_F(BenchPipeline, RuntimeBackendRunsListedTestsOneProcessEach) {
     for (const auto& f : record.results) EXPECT_TRUE(f.found) << record.fault << " " << f.formula;
   }
   EXPECT_GT(kept, 0u);
-  // The GoogleTest listener is C++ and would break a C driver's link (gcc, no libstdc++).
   const std::string cache = slurp(out / "work" / "minicalc" / "worker0" / "build" / "CMakeCache.txt");
   EXPECT_THAT(cache, HasSubstr("-ldlfl_rt"));
   EXPECT_THAT(cache, Not(HasSubstr("dlfl_rt_gtest")));
