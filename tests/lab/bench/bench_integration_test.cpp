@@ -10,6 +10,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "../../support/test_files.h"
 #include "dlfl/lab/bench/results_store.h"
@@ -39,6 +41,30 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+// The fixture subject with each `from` replaced by its `to` (each must be there) and its
+// root made absolute, written to DIR/NAME-subject.json.
+fs::path subject_variant(const fs::path& dir, const std::string& name,
+                         std::vector<std::pair<std::string, std::string>> edits) {
+  std::string text = slurp(fs::path(DLFL_BENCH_FIXTURE) / "dlfl-subject.json");
+  edits.emplace_back("\"kind\"", "\"root\": \"" + std::string(DLFL_BENCH_FIXTURE) + "\", \"kind\"");
+  for (const auto& [from, to] : edits) {
+    const auto at = text.find(from);
+    if (at == std::string::npos) {
+      ADD_FAILURE() << "the fixture subject has no " << from;
+      continue;
+    }
+    text.replace(at, from.size(), to);
+  }
+  const fs::path file = dir / (name + "-subject.json");
+  dlfl::testing::write_text(file, text);
+  return file;
+}
+
+// Two mutants of a subject variant (seed 3) into OUT.
+CliRun bench_two_mutants(const fs::path& subject_file, const fs::path& out, const fs::path& dir) {
+  return run("bench --subject " + subject_file.string() + " --max 2 --seed 3 -q -o " + out.string(), dir);
 }
 
 class BenchPipeline : public ::testing::Test {
@@ -208,14 +234,9 @@ TEST_F(BenchPipeline, SharedWorkDirectorySamplesAgainForAnotherMax) {
 
 TEST_F(BenchPipeline, GcovBackend) {
   dlfl::testing::TempDir dir("bench-gcov");
-  std::string text = slurp(subject);
-  text.replace(text.find("\"runtime\""), std::string("\"runtime\"").size(), "\"gcov\"");
-  text.replace(text.find("\"kind\""), 0, "\"root\": \"" + std::string(DLFL_BENCH_FIXTURE) + "\", ");
-  dlfl::testing::write_text(dir / "gcov-subject.json", text);
+  const fs::path file = subject_variant(dir.path(), "gcov", {{"\"runtime\"", "\"gcov\""}});
   const fs::path out = dir / "out";
-  const CliRun r = run("bench --subject " + (dir / "gcov-subject.json").string() + " --max 2 --seed 3 -q -o " +
-                           out.string(),
-                       dir.path());
+  const CliRun r = bench_two_mutants(file, out, dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   ResultsStore store(out / std::string(kResultsFileName));
   ASSERT_EQ(store.records().size(), 2u);
@@ -234,20 +255,13 @@ TEST_F(BenchPipeline, GcovBackend) {
 // no libstdc++).
 TEST_F(BenchPipeline, RuntimeBackendRunsListedTestsOneProcessEach) {
   dlfl::testing::TempDir dir("bench-runtime-listed");
-  std::string text = slurp(subject);
-  const auto replace = [&](const std::string& from, const std::string& to) {
-    ASSERT_NE(text.find(from), std::string::npos) << from;
-    text.replace(text.find(from), from.size(), to);
-  };
-  replace(R"("test_binary": "minicalc_tests",)",
-          R"("test_list": "./minicalc_check --list", "test_command": "./minicalc_check {}",)");
-  replace(R"("cmake --build {build} -j {jobs}")", R"("cmake --build {build} -j {jobs} --target minicalc_check")");
-  replace("\"kind\"", "\"root\": \"" + std::string(DLFL_BENCH_FIXTURE) + "\", \"kind\"");
-  dlfl::testing::write_text(dir / "listed-subject.json", text);
+  const fs::path file = subject_variant(
+      dir.path(), "listed",
+      {{R"("test_binary": "minicalc_tests",)",
+        R"("test_list": "./minicalc_check --list", "test_command": "./minicalc_check {}",)"},
+       {R"("cmake --build {build} -j {jobs}")", R"("cmake --build {build} -j {jobs} --target minicalc_check")"}});
   const fs::path out = dir / "out";
-  const CliRun r = run("bench --subject " + (dir / "listed-subject.json").string() + " --max 2 --seed 3 -q -o " +
-                           out.string(),
-                       dir.path());
+  const CliRun r = bench_two_mutants(file, out, dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   const auto records = read_records(out / std::string(kResultsFileName));
   ASSERT_EQ(records.size(), 2u);
