@@ -183,10 +183,22 @@ collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, c
   const Subject& s = *c.subject;
   auto vars = tree_vars(c, tree, 1);
   const std::filesystem::path list = tree.build.parent_path() / "tests.txt";
+  // Listing often runs the instrumented program (pytest imports the library to collect).
+  // Its coverage goes to a scratch directory, removed afterwards: written into the build
+  // tree, libgcov's .gcda files outlive the version and, once the objects are rebuilt for
+  // another, every later listing ends in a screen of "profiling error: ... different
+  // checksum" lines that hide the listing's own error.
+  const std::filesystem::path scratch = tree.build.parent_path() / "listing-coverage";
+  std::vector<std::string> env = c.build_env;
+  env.push_back("GCOV_PREFIX=" + scratch.string());
+  env.push_back("GCOV_PREFIX_STRIP=0");
+  env.push_back("LLVM_PROFILE_FILE=" + (scratch / "listing-%p.profraw").string());
   // A newline before the parenthesis closes the list even when the command ends in a comment.
   const CommandOutcome listed = run_command("(" + expand_command(s.test_list, vars) + "\n) > " +
                                                 collect::shell_quote(list.string()),
-                                            tree.build, c.build_env, s.test_timeout, cancel);
+                                            tree.build, env, s.test_timeout, cancel);
+  std::error_code ignored;
+  std::filesystem::remove_all(scratch, ignored);
   if (!listed.ok) throw TestListFailure("listing the tests (test_list): " + failure_summary(listed), listed.output);
   std::string names;
   std::size_t count = 0;

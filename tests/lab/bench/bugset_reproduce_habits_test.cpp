@@ -273,6 +273,26 @@ TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQ
 }
 
 
+TEST_F(BugsetReproduceHabits, ListingTheTestsLeavesTheBuildTreesCoverageAlone) {
+  // The list command runs the coverage build (as pytest imports the library it collects
+  // from). Its .gcda files must not land in the build tree: there they outlive the
+  // version, and a later listing over rebuilt objects ends in libgcov's checksum errors,
+  // which bury the listing's own. The command fails if any .gcda is there after it ran.
+  const fs::path out = dir_ / "out";
+  const std::string command = listy_command("8", out);
+  dlfl::testing::write_text(listy_recipe(),
+                            R"({"test_list": "./listy_checks --list && if find . -name '*.gcda' | grep -q .; )"
+                            R"(then echo 'the listing wrote coverage into the build tree' >&2; exit 1; fi", )"
+                            R"("test_command": "./listy_checks {}"})");
+  const RunResult r = run_dlfl(command);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
+  EXPECT_THAT(records[0].failing_tests, ::testing::ElementsAre("scale by one"));
+  EXPECT_EQ(records[0].tests, 3u);
+}
+
 TEST_F(BugsetReproduceHabits, ABugWhoseFaultyLinesNoCoverageRecordsIsDiscarded) {
   // listy's fix changes line 8, but this manifest's ground truth is lines 1 and 2 (an
   // #include and a blank line): a test fails on the buggy version and passes on the
