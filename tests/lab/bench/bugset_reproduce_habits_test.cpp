@@ -88,6 +88,12 @@ class BugsetReproduceHabits : public ::testing::Test {
     return manifest;
   }
   fs::path listy_recipe() const { return dir_ / "listy-recipe.json"; }
+  // The records a `bugset reproduce` command that succeeds writes to `out`.
+  static std::vector<FaultRecord> records_of(const std::string& command, const fs::path& out) {
+    const RunResult r = run_dlfl(command);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return read_records(out / std::string(kResultsFileName));
+  }
   std::string reproduce(const fs::path& out, const std::string& more = "") const {
     return "bugset reproduce " + manifest().string() + " --bug fixture+fetchy#1 --repos " + clones().string() +
            " -o " + out.string() + " -q --build-jobs 2" + more;
@@ -235,9 +241,7 @@ TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQ
   const fs::path recipe = listy_recipe();
   const fs::path out = dir_ / "out";
   const std::string command = listy_command("8", out);
-  const RunResult r = run_dlfl(command);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto records = read_records(out / std::string(kResultsFileName));
+  const auto records = records_of(command, out);
   ASSERT_EQ(records.size(), 1u);
   const FaultRecord& record = records[0];
   ASSERT_TRUE(record.kept) << record.reason << ": " << record.detail;
@@ -284,9 +288,7 @@ TEST_F(BugsetReproduceHabits, ListingTheTestsLeavesTheBuildTreesCoverageAlone) {
                             R"({"test_list": "./listy_checks --list && if find . -name '*.gcda' | grep -q .; )"
                             R"(then echo 'the listing wrote coverage into the build tree' >&2; exit 1; fi", )"
                             R"("test_command": "./listy_checks {}"})");
-  const RunResult r = run_dlfl(command);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto records = read_records(out / std::string(kResultsFileName));
+  const auto records = records_of(command, out);
   ASSERT_EQ(records.size(), 1u);
   ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
   EXPECT_THAT(records[0].failing_tests, ::testing::ElementsAre("scale by one"));
@@ -318,9 +320,7 @@ TEST_F(BugsetReproduceHabits, TheFixRunsOnlyTheListedTestsThatFailedOnTheBuggyVe
   dlfl::testing::write_text(listy_recipe(), R"({"test_list": "./listy_checks --list | sed 's/^/checks::/'", )"
                                             R"("test_command": "n={}; echo \"$n\" >> )" + ran.string() +
                                                 R"(; ./listy_checks \"${{n#checks::}\""})");
-  const RunResult r = run_dlfl(command);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto records = read_records(out / std::string(kResultsFileName));
+  const auto records = records_of(command, out);
   ASSERT_EQ(records.size(), 1u);
   ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
   EXPECT_THAT(records[0].failing_tests, ::testing::ElementsAre("checks::scale by one"));
@@ -339,9 +339,7 @@ TEST_F(BugsetReproduceHabits, ATestFailingWithoutCoverageOnBothVersionsIsNoFailT
   const std::string command = listy_command("8", out);
   dlfl::testing::write_text(listy_recipe(), R"({"test_list": "./listy_checks --list", )"
                                             R"("test_command": "test {} = 'scale by one' && exit 3 || ./listy_checks {}"})");
-  const RunResult r = run_dlfl(command);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto records = read_records(out / std::string(kResultsFileName));
+  const auto records = records_of(command, out);
   ASSERT_EQ(records.size(), 1u);
   EXPECT_FALSE(records[0].kept);
   EXPECT_EQ(records[0].reason, "no fail-to-pass test");
@@ -359,9 +357,7 @@ TEST_F(BugsetReproduceHabits, ABuggyTimeoutIsFailToPassOnlyWhereTheFixPassesWell
     dlfl::testing::write_text(listy_recipe(), std::string(R"({"test_list": "./listy_checks --list", )") +
                                                   R"("test_command": "if ./listy_checks {}; then test {} != 'scale by one' || )" +
                                                   fixed_run + R"(; else sleep 30; fi", "timeouts": {"test": 3}})");
-    const RunResult r = run_dlfl(command);
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const auto records = read_records(out / std::string(kResultsFileName));
+    const auto records = records_of(command, out);
     ASSERT_EQ(records.size(), 1u);
     const fs::path log = out / "logs" / "fixture+listy#1" / "fail-to-pass.log";
     if (kept) {
