@@ -80,9 +80,7 @@ std::vector<TestCommand> list_tests(const CollectRequest& r, const fs::path& scr
   // directory instead of the build tree (where libgcov would merge into the user's .gcda).
   const fs::path listing = scratch / "listing";
   fs::create_directories(listing);
-  const std::vector<std::string> env = {"GCOV_PREFIX=" + listing.string(), "GCOV_PREFIX_STRIP=0",
-                                        "LLVM_PROFILE_FILE=" + (listing / "%p.profraw").string()};
-  std::vector<TestCommand> tests = list_source(r.source, env, notes);
+  std::vector<TestCommand> tests = list_source(r.source, listing_coverage_env(listing), notes);
   select_tests(r, tests, notes);
   return tests;
 }

@@ -66,6 +66,10 @@ const std::vector<std::string> kGtestEnvUnset = {"GTEST_FILTER", "GTEST_OUTPUT",
 
 }  // namespace
 
+std::vector<std::string> listing_coverage_env(const std::filesystem::path& dir) {
+  return {"GCOV_PREFIX=" + dir.string(), "GCOV_PREFIX_STRIP=0", "LLVM_PROFILE_FILE=" + (dir / "%p.profraw").string()};
+}
+
 Shard parse_shard(std::string_view text) {
   const auto slash = text.find('/');
   Shard shard;

@@ -57,6 +57,12 @@ bool gtest_shard_holds(const Shard& shard, std::size_t position) noexcept;
 // order and of the machine, so every task of a job array agrees without talking.
 bool name_shard_holds(const Shard& shard, std::string_view name) noexcept;
 
+// Environment ("NAME=VALUE") that sends the coverage a listing run writes (gcc's .gcda
+// files, LLVM's .profraw) into `dir` instead of the build tree, where libgcov would merge
+// into the build's own data and, once objects are rebuilt, complain of checksums on every
+// later run. The caller creates and removes `dir`.
+std::vector<std::string> listing_coverage_env(const std::filesystem::path& dir);
+
 // ---- GoogleTest ---------------------------------------------------------------------
 
 // Full test names from `--gtest_list_tests` output, in listed order:

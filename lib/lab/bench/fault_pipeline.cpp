@@ -17,6 +17,7 @@
 #include "dlfl/collect/binary_probe.h"
 #include "dlfl/collect/collector.h"
 #include "dlfl/collect/shell_quoting.h"
+#include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
 #include "dlfl/lab/eval/fault_matching.h"
 #include "dlfl/lab/eval/metrics.h"
@@ -183,16 +184,12 @@ collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, c
   const Subject& s = *c.subject;
   auto vars = tree_vars(c, tree, 1);
   const std::filesystem::path list = tree.build.parent_path() / "tests.txt";
-  // Listing often runs the instrumented program (pytest imports the library to collect).
-  // Its coverage goes to a scratch directory, removed afterwards: written into the build
-  // tree, libgcov's .gcda files outlive the version and, once the objects are rebuilt for
-  // another, every later listing ends in a screen of "profiling error: ... different
-  // checksum" lines that hide the listing's own error.
+  // Listing often runs the instrumented program (pytest imports the library to collect);
+  // its coverage goes to a scratch directory, removed afterwards, or libgcov's checksum
+  // complaints about stale .gcda files would bury the listing's own error.
   const std::filesystem::path scratch = tree.build.parent_path() / "listing-coverage";
   std::vector<std::string> env = c.build_env;
-  env.push_back("GCOV_PREFIX=" + scratch.string());
-  env.push_back("GCOV_PREFIX_STRIP=0");
-  env.push_back("LLVM_PROFILE_FILE=" + (scratch / "listing-%p.profraw").string());
+  for (auto& entry : collect::listing_coverage_env(scratch)) env.push_back(std::move(entry));
   // A newline before the parenthesis closes the list even when the command ends in a comment.
   const CommandOutcome listed = run_command("(" + expand_command(s.test_list, vars) + "\n) > " +
                                                 collect::shell_quote(list.string()),
