@@ -5,14 +5,15 @@
   realbugs_report.py recipes LIST              "ID<tab>FILE" of the bugs with a recipe of their own
   realbugs_report.py select LIST SOURCE OUT    SOURCE's entries for LIST's ids (a manifest)
   realbugs_report.py page OUT LISTS            OUT/results.md's text, on stdout
-  realbugs_report.py list OUT SIDE             the curated list of OUT's kept bugs of SIDE, on stdout
+  realbugs_report.py list OUT SIDE             the curated list of OUT's kept bugs of SIDE, with the
+                                               positions their run ranked them at, on stdout
   realbugs_report.py packages FILE ID...       the Debian packages FILE (the lists' packages.json) names
                                                for these bugs' projects and for the bugs themselves
 
 A list (bugsets/*.jsonl) has the manifest's shape, one bug a line, without the bug
-reports' text, plus what the study found: failing_tests, recipe; and recipe_file where a
-bug runs under a recipe of its own (a file name in the lists' recipes/ folder) rather
-than its project's.
+reports' text, plus what the study found: failing_tests, faulty, recipe, positions; and
+recipe_file where a bug runs under a recipe of its own (a file name in the lists'
+recipes/ folder) rather than its project's.
 """
 import csv
 import json
@@ -142,6 +143,43 @@ def position(rows, bug, technique, level):
     return f"{avg:g} ({best:g}-{worst:g})" if best != worst else f"{avg:g}"
 
 
+def positions_of(rows, bug):
+    """{technique: {level: [best, average, worst] or None}} of the first faulty line and
+    function (the levels the page shows), None where no faulty element is ranked: what a
+    list records of a kept bug."""
+    found = {}
+    for r in rows:
+        if r["bug"] == bug and r["ties"] in ("best", "average", "worst") and r["level"] in ("line", "function"):
+            found.setdefault(r["technique"], {}).setdefault(r["level"], {})[r["ties"]] = r
+    positions = {}
+    for technique, levels in found.items():
+        for level, ties in levels.items():
+            if len(ties) == 3:
+                ranked = ties["average"]["found"] == "1"
+                positions.setdefault(technique, {})[level] = \
+                    [number(ties[t]["first_rank"]) for t in ("best", "average", "worst")] if ranked else None
+    return positions
+
+
+def position_text(value):
+    """A recorded position as the page prints it: six significant digits, as `%g` does."""
+    return "-" if value is None else "/".join(f"{v:g}" for v in value)
+
+
+def positions_differ(listed, now):
+    """The first technique and level whose recorded position differs from this run's, as
+    'ochiai line: listed A, now B'; None when every recorded one is the same. A
+    technique or level the list records and this run lacks differs too."""
+    for technique in sorted(listed):
+        for level in sorted(listed[technique]):
+            was = position_text(listed[technique][level])
+            got = now.get(technique, {})
+            is_now = position_text(got[level]) if level in got else "not ranked"
+            if was != is_now:
+                return f"{technique} {level}: listed {was}, now {is_now}"
+    return None
+
+
 def summary(rows, executed, technique, level):
     picked = [r for r in rows if r["technique"] == technique and r["level"] == level and r["ties"] == "average"]
     if not picked:
@@ -196,12 +234,22 @@ def page(out, lists):
                         differ.append(bug)
             lines.append(f"{same} of {len(expected)} bugs the list records as reproduced were reproduced with the "
                          f"same failing tests and faulty lines" + (f"; different: {', '.join(differ)}." if differ else "."))
+        # A rerun that finds the same tests can still rank differently (a project that
+        # seeds a hash with the time runs other lines): the positions are checked too.
+        recorded = {bug: e["positions"] for bug, e in expected.items() if e.get("positions")}
+        rows = read_csv(os.path.join(out, side, "eval.csv"))
+        rerun = [r["subject"] + "#" + r["fault"] for r in kept if r["subject"] + "#" + r["fault"] in recorded]
+        if rerun:
+            moved = [(bug, positions_differ(recorded[bug], positions_of(rows, bug))) for bug in rerun]
+            moved = [f"{bug} ({why})" for bug, why in moved if why]
+            lines.append(f"{len(rerun) - len(moved)} of {len(rerun)} bugs the list records positions for gave the "
+                         f"same positions (best/average/worst) of the first faulty line and function for every "
+                         f"formula and technique" + (f"; different: {', '.join(moved)}." if moved else "."))
         if kept:
             seconds = [r["seconds"] for r in kept if "seconds" in r]
             lines.append(f"Time per kept bug (build both versions, run the tests with coverage, rank): median "
                          f"{statistics.median(seconds):.0f} s, mean {statistics.fmean(seconds):.0f} s.")
         lines.append("")
-        rows = read_csv(os.path.join(out, side, "eval.csv"))
         executed = read_csv(os.path.join(out, side, "eval-executed.csv"))
         present = [t for t in FORMULAS + TECHNIQUES if any(r["technique"] == t for r in rows)]
         for level in ("line", "function"):
@@ -246,6 +294,7 @@ FILE_KEYS = ("old_name", "new_name", "change_type", "deleted_lines", "added_line
 def curated_list(out, side):
     manifest = {row["id"]: row for row in read_jsonl(os.path.join(out, side, "manifest.jsonl"))}
     records = latest_records(os.path.join(out, side, "results.jsonl"))
+    rows = read_csv(os.path.join(out, side, "eval.csv"))
     lines = []
     for r in records:
         bug = r["subject"] + "#" + r["fault"]
@@ -256,6 +305,7 @@ def curated_list(out, side):
         entry["failing_tests"] = r.get("failing_tests", [])
         entry["faulty"] = r.get("faulty", [])
         entry["recipe"] = r.get("recipe", "")
+        entry["positions"] = positions_of(rows, bug)
         lines.append((bug, json.dumps(entry, sort_keys=True)))
     return "".join(line + "\n" for _, line in sorted(lines))
 

@@ -120,7 +120,7 @@ TEST_F(RealbugsScript, ReproducesBothSidesComparesThemAndASecondRunGivesTheSameP
   EXPECT_THAT(slurp(subset / "results.md"), Not(HasSubstr("## DL side")));
 }
 
-TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsAndFaultyLines) {
+TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsFaultyLinesAndPositions) {
   // The DL side's manifest names each changed function (its "methods"); the kept bugs'
   // faulty lines carry those names, so a list written from the run must keep them.
   const fs::path out = dir_ / "out";
@@ -139,6 +139,27 @@ TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsAndFaulty
   EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"),
               HasSubstr("1 of 1 bugs the list records as reproduced were reproduced with the same failing tests and "
                         "faulty lines."));
+  // The list records where the run ranked the bug; the rerun ranked it there again.
+  EXPECT_THAT(listed.out, HasSubstr("\"positions\": {"));
+  EXPECT_THAT(listed.out, HasSubstr("\"ochiai\": {\"function\": ["));
+  EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"),
+              HasSubstr("1 of 1 bugs the list records positions for gave the same positions (best/average/worst) of "
+                        "the first faulty line and function for every formula and technique."));
+
+  // A list whose recorded Ochiai line position is not the one the rerun found: the page
+  // names the bug, the technique and both positions.
+  const Shell edited = shell("/usr/bin/python3 -c 'import json, sys\n"
+                             "e = json.loads(open(sys.argv[1]).read())\n"
+                             "e[\"positions\"][\"ochiai\"][\"line\"] = [40, 41.5, 43]\n"
+                             "open(sys.argv[1], \"w\").write(json.dumps(e) + \"\\n\")' " + (written / "dl.jsonl").string());
+  ASSERT_EQ(edited.status, 0) << edited.out;
+  const Shell report = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                             " --lists " + written.string() + " --side dl --no-reproduce -o " + (dir_ / "rerun").string());
+  ASSERT_EQ(report.status, 0) << report.out;
+  EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"),
+              HasSubstr("0 of 1 bugs the list records positions for gave the same positions (best/average/worst) of "
+                        "the first faulty line and function for every formula and technique; different: "
+                        "fixture+calc#1 (ochiai line: listed 40/41.5/43, now "));
 }
 
 TEST_F(RealbugsScript, ABugRunsUnderTheRecipeItsEntryNamesAndAListKeepsThatName) {
