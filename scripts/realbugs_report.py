@@ -221,18 +221,21 @@ def page(out, lists):
                 reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
             lines.append("Discarded: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])) + ".")
         expected = {row["id"]: row for row in listed if "failing_tests" in row}
-        if expected:
+        # Out of the listed bugs this run ran: a subset run (--bug) judges its own bugs.
+        checked = [r for r in records if r["subject"] + "#" + r["fault"] in expected]
+        if checked:
             same, differ = 0, []
-            for r in kept:
+            for r in checked:
                 bug = r["subject"] + "#" + r["fault"]
-                if bug in expected:
-                    e = expected[bug]
-                    if sorted(e["failing_tests"]) == sorted(r.get("failing_tests", [])) and \
-                            sorted(e.get("faulty", [])) == sorted(r.get("faulty", [])):
-                        same += 1
-                    else:
-                        differ.append(bug)
-            lines.append(f"{same} of {len(expected)} bugs the list records as reproduced were reproduced with the "
+                e = expected[bug]
+                if not r.get("kept"):
+                    differ.append(f"{bug} (discarded: {r.get('reason', '')})")
+                elif sorted(e["failing_tests"]) == sorted(r.get("failing_tests", [])) and \
+                        sorted(e.get("faulty", [])) == sorted(r.get("faulty", [])):
+                    same += 1
+                else:
+                    differ.append(bug)
+            lines.append(f"{same} of {len(checked)} bugs the list records as reproduced were reproduced with the "
                          f"same failing tests and faulty lines" + (f"; different: {', '.join(differ)}." if differ else "."))
         # A rerun that finds the same tests can still rank differently (a project that
         # seeds a hash with the time runs other lines): the positions are checked too.

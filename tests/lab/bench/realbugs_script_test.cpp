@@ -160,6 +160,17 @@ TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsFaultyLin
               HasSubstr("0 of 1 bugs the list records positions for gave the same positions (best/average/worst) of "
                         "the first faulty line and function for every formula and technique; different: "
                         "fixture+calc#1 (ochiai line: listed 40/41.5/43, now "));
+
+  // A listed bug this run did not run is not judged: the counts are of the bugs it ran.
+  std::string two = slurp(written / "dl.jsonl");
+  std::string other = two;
+  other.replace(other.find("\"fixture+calc#1\""), 16, "\"fixture+calc#9\"");
+  dlfl::testing::write_text(written / "dl.jsonl", two + other);
+  const Shell subset = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                             " --lists " + written.string() + " --side dl --no-reproduce -o " + (dir_ / "rerun").string());
+  ASSERT_EQ(subset.status, 0) << subset.out;
+  EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"),
+              HasSubstr("1 of 1 bugs the list records as reproduced were reproduced with the same failing tests"));
 }
 
 TEST_F(RealbugsScript, ABugRunsUnderTheRecipeItsEntryNamesAndAListKeepsThatName) {
