@@ -142,7 +142,7 @@ for side in "${sides[@]}"; do
     [[ -n $limit ]] && args+=(--limit "$limit")
     ((retry)) && args+=(--retry-discarded)
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
-    echo "realbugs.sh: $side: reproducing $(grep -c . <<<"$ids") listed bugs into $out/$side" >&2
+    echo "realbugs.sh: $side: reproducing $(grep -c . <<<"$selected") of the $(grep -c . <<<"$ids") listed bugs into $out/$side" >&2
     "$dlfl" bugset reproduce "$manifest" --repos "$repos" -o "$out/$side" -j "$jobs" "${args[@]}"
   fi
 

@@ -80,6 +80,7 @@ TEST_F(RealbugsScript, ReproducesBothSidesComparesThemAndASecondRunGivesTheSameP
   const fs::path out = dir_ / "out";
   const Shell first = realbugs("-o " + out.string() + " --jobs 1");
   ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_THAT(first.out, HasSubstr("realbugs.sh: dl: reproducing 2 of the 2 listed bugs"));
   const std::string page = slurp(out / "results.md");
   EXPECT_THAT(page, HasSubstr("## DL side\n\n2 bugs listed, 2 run, 1 kept from 1 projects (fixture+calc), 1 discarded."));
   EXPECT_THAT(page, HasSubstr("Discarded: build failed 1."));
@@ -116,6 +117,7 @@ TEST_F(RealbugsScript, ReproducesBothSidesComparesThemAndASecondRunGivesTheSameP
   const fs::path subset = dir_ / "subset";
   const Shell second = realbugs("-o " + subset.string() + " --side traditional --bug ministr#1");
   ASSERT_EQ(second.status, 0) << second.out;
+  EXPECT_THAT(second.out, HasSubstr("realbugs.sh: traditional: reproducing 1 of the 2 listed bugs"));
   EXPECT_EQ(rows_of(slurp(subset / "traditional" / "eval.csv"), "ministr#1"), eval_first);
   EXPECT_THAT(slurp(subset / "results.md"), Not(HasSubstr("## DL side")));
 }
