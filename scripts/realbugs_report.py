@@ -132,14 +132,15 @@ def number(text):
         return float("nan")
 
 
-def position(rows, bug, technique, level):
-    """'avg (best-worst)' of the first faulty element, '-' when none ranked."""
-    got = {r["ties"]: r for r in rows if r["bug"] == bug and r["technique"] == technique and r["level"] == level}
-    if "average" not in got:
+def position_cell(positions, technique, level):
+    """A table cell: 'avg (best-worst)' of the first faulty element (positions_of's
+    value), '-' when none is ranked, empty when the technique did not run."""
+    if level not in positions.get(technique, {}):
         return ""
-    if got["average"]["found"] != "1":
+    value = positions[technique][level]
+    if value is None:
         return "-"
-    best, avg, worst = (number(got[t]["first_rank"]) for t in ("best", "average", "worst"))
+    best, avg, worst = value
     return f"{avg:g} ({best:g}-{worst:g})" if best != worst else f"{avg:g}"
 
 
@@ -260,9 +261,9 @@ def page(out, lists):
             lines.append("| bug | tests (failing) | " + " | ".join(present) + " |")
             lines.append("|---|---|" + "---:|" * len(present))
             for r in sorted(kept, key=lambda r: (r["subject"], int(r["fault"]) if r["fault"].isdigit() else 0, r["fault"])):
-                bug = r["subject"] + "#" + r["fault"]
-                cells = [position(rows, bug, t, level) for t in present]
-                lines.append(f"| {bug} | {r['tests']} ({r['failing']}) | " + " | ".join(cells) + " |")
+                positions = positions_of(rows, r["subject"] + "#" + r["fault"])
+                cells = [position_cell(positions, t, level) for t in present]
+                lines.append(f"| {r['subject']}#{r['fault']} | {r['tests']} ({r['failing']}) | " + " | ".join(cells) + " |")
             lines.append("")
         lines += ["Per technique (average ties; Top-N the expected share of bugs found within N; "
                   "EXAM over every ranked line / over the lines some test ran, for the bugs whose fault is ranked):", ""]
