@@ -8,8 +8,10 @@
 # again after a kill, or with more bugs), every kept bug's spectrum is ranked by each
 # formula and technique and evaluated (line and function level, best/average/worst
 # ties, EXAM over every ranked line and over the lines some test ran), the sides are
-# compared with `dlfl compare`, and OUT/results.md is written. Nothing is downloaded:
-# the clones are the user's (owner+repo folders under CLONES).
+# compared with `dlfl compare`, and OUT/results.md is written. The figures add up the
+# bugs this run kept and, for the listed bugs it did not run, the values their list
+# entries record (--record writes a run's into the lists). Nothing is downloaded: the
+# clones are the user's (owner+repo folders under CLONES).
 #
 # Options:
 #   --repos DIR        clones of the projects, named owner+repo (or as bugset reproduce finds them)
@@ -25,7 +27,9 @@
 #   --limit N          reproduce at most N more bugs per side this time
 #   --retry-discarded  run the selected bugs an earlier run discarded again
 #   --jobs N           bugs reproduced at once per side (default 1)
-#   --no-reproduce     only rank, evaluate and report what OUT holds
+#   --no-reproduce     only rank, evaluate and report what OUT holds (and what the lists record)
+#   --record           write the kept bugs of this run (failing tests, faulty lines, positions,
+#                      values) into the lists, replacing their entries
 #   -o DIR             output directory (reused to resume)
 # Environment: DLFL (the dlfl binary; default: build/tools/dlfl/dlfl, built if missing),
 # DLFL_INSTALL_DEPS (what installs packages.json's packages, given --only PACKAGE...;
@@ -33,7 +37,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 reproduce=1 retry=0
+repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 reproduce=1 retry=0 record=0
 sides=(dl traditional)
 bugs=()
 die() { echo "realbugs.sh: error: $*" >&2; exit 2; }
@@ -49,6 +53,7 @@ while (($#)); do
     --jobs) jobs=$2; shift 2 ;;
     --no-reproduce) reproduce=0; shift ;;
     --retry-discarded) retry=1; shift ;;
+    --record) record=1; shift ;;
     -o) out=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -106,6 +111,7 @@ manifest_of() {
 for side in "${sides[@]}"; do
   ids=$("$py" "$report" ids "$lists/$side.jsonl")
   [[ -n $ids ]] || { echo "realbugs.sh: $side: the list is empty, skipped" >&2; continue; }
+  mkdir -p "$out/$side"
   if ((reproduce)); then
     manifest=$(manifest_of "$side")
     args=()
@@ -178,10 +184,20 @@ for side in "${sides[@]}"; do
   "$dlfl" eval --batch "$batch" --level all --ties all --exam-base executed --format csv -o "$out/$side/eval-executed.csv"
 done
 
+# What the figures and the comparison add up: each side's rows of this run and the
+# lists' records of the listed bugs it did not run.
+for side in "${sides[@]}"; do
+  [[ -d $out/$side ]] || continue
+  "$py" "$report" table "$out" "$side" "$lists" > "$out/$side/eval-study.csv.tmp" ||
+    { rm -f "$out/$side/eval-study.csv.tmp"; exit 2; }
+  mv "$out/$side/eval-study.csv.tmp" "$out/$side/eval-study.csv"
+done
+
 # DL against traditional (and by DL bug type where labels join), then the page.
 tables=()
 for side in dl traditional; do
-  [[ -f $out/$side/eval.csv ]] && tables+=(-i "$out/$side/eval.csv" -g "$side")
+  table="$out/$side/eval-study.csv"
+  [[ -f $table ]] && (($(wc -l <"$table") > 1)) && tables+=(-i "$table" -g "$side")
 done
 compare_args=(--filter level=line --filter ties=average -m mrr -m map -m first_rank)
 # The page reports the comparisons of this run only, never an earlier run's.
@@ -189,10 +205,15 @@ rm -f "$out/compare.md" "$out/compare-by-type.md"
 if ((${#tables[@]} == 8)); then  # both sides
   "$dlfl" compare "${tables[@]}" "${compare_args[@]}" -o "$out/compare.md"
   if [[ -n $labels ]]; then
-    "$dlfl" compare -i "$out/dl/eval.csv" -g dl "${compare_args[@]}" --labels "$labels" --by dl_bug_type \
+    "$dlfl" compare -i "$out/dl/eval-study.csv" -g dl "${compare_args[@]}" --labels "$labels" --by dl_bug_type \
       --label-key id -o "$out/compare-by-type.md" || echo "realbugs.sh: no labels joined the DL bugs" >&2
   fi
 fi
 "$py" "$report" page "$out" "$lists" > "$out/results.md.tmp"
 mv "$out/results.md.tmp" "$out/results.md"
+if ((record)); then
+  for side in "${sides[@]}"; do
+    [[ -f $out/$side/manifest.jsonl ]] && "$py" "$report" record "$out" "$side" "$lists/$side.jsonl"
+  done
+fi
 echo "realbugs.sh: $out/results.md" >&2

@@ -6,13 +6,19 @@
   realbugs_report.py select LIST SOURCE OUT    SOURCE's entries for LIST's ids (a manifest)
   realbugs_report.py page OUT LISTS            OUT/results.md's text, on stdout
   realbugs_report.py list OUT SIDE             the curated list of OUT's kept bugs of SIDE, with the
-                                               positions their run ranked them at, on stdout
+                                               positions their run ranked them at and its values, on stdout
+  realbugs_report.py record OUT SIDE LIST      LIST with the entries of OUT's kept bugs of SIDE
+                                               replaced (or added) by what this run found; the
+                                               others as they are
+  realbugs_report.py table OUT SIDE LISTS      the evaluation table the study's figures add up:
+                                               OUT's rows of SIDE, and the average-ties rows a list
+                                               records of its bugs OUT did not run, on stdout
   realbugs_report.py packages FILE ID...       the Debian packages FILE (the lists' packages.json) names
                                                for these bugs' projects and for the bugs themselves
 
 A list (bugsets/*.jsonl) has the manifest's shape, one bug a line, without the bug
-reports' text, plus what the study found: failing_tests, faulty, recipe, positions; and
-recipe_file where a bug runs under a recipe of its own (a file name in the lists'
+reports' text, plus what the study found: failing_tests, faulty, recipe, tests, positions,
+evaluation; and recipe_file where a bug runs under a recipe of its own (a file name in the lists'
 recipes/ folder) rather than its project's.
 """
 import csv
@@ -181,6 +187,127 @@ def positions_differ(listed, now):
     return None
 
 
+# eval.csv's columns after bug, technique, level and ties: what a list records of each
+# technique and level at average ties, the values the page's figures and `dlfl compare`
+# read.
+METRICS = ("elements", "n_faulty", "missing_faulty", "found", "first_rank", "exam", "top1", "top3", "top5",
+           "top10", "e_inspect", "wasted_effort", "ap", "rr")
+COLUMNS = ("bug", "technique", "level", "ties") + METRICS
+LEVELS = ("line", "function")
+BUG_ID = re.compile(r"[A-Za-z0-9_.+-]+#[A-Za-z0-9_.-]+")
+TECHNIQUE = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def value(text):
+    """An eval.csv cell as a list records it: an integer where the cell is one, else a
+    float; None where it is empty (no faulty element ranked)."""
+    if re.fullmatch(r"-?[0-9]+", text or ""):
+        return int(text)
+    v = number(text)
+    return v if math.isfinite(v) else None
+
+
+def cell_text(v):
+    """A recorded value back as an eval.csv cell (repr: the shortest text that reads back
+    as the same float)."""
+    return "" if v is None else str(v) if isinstance(v, int) else repr(float(v))
+
+
+def evaluation_of(rows, executed, bug):
+    """{technique: {level: {metric: value}}} of the bug's line and function rows at average
+    ties (eval.csv's METRICS, plus exam_ran and elements_ran: EXAM and the number of
+    elements over the lines some test ran, eval-executed.csv's): what a list records of a
+    kept bug, and what the figures of a later run that does not run it add up."""
+    ran = {(r["technique"], r["level"]): r for r in executed if r["bug"] == bug and r["ties"] == "average"}
+    values = {}
+    for r in rows:
+        if r["bug"] == bug and r["ties"] == "average" and r["level"] in LEVELS:
+            v = {k: value(r[k]) for k in METRICS}
+            e = ran.get((r["technique"], r["level"]))
+            v["exam_ran"] = value(e["exam"]) if e else None
+            v["elements_ran"] = value(e["elements"]) if e else None
+            values.setdefault(r["technique"], {})[r["level"]] = v
+    return values
+
+
+def checked_entry(path, entry):
+    """A list entry whose id, failing tests, positions and evaluation have the shapes the
+    page reads (a list is input like any other: a malformed one is a one-line error)."""
+    if not isinstance(entry, dict):
+        fail(f"{path}: an entry must be a JSON object, not {type(entry).__name__}")
+    bug = entry.get("id")
+    if not isinstance(bug, str) or not BUG_ID.fullmatch(bug):
+        fail(f"{path}: {bug!r} is not a bug id (PROJECT#NUMBER)")
+    where = f"{path}: {bug}"
+    tests = entry.get("failing_tests", [])
+    if not isinstance(tests, list) or not all(isinstance(t, str) for t in tests):
+        fail(f"{where}: failing_tests must be a list of test names")
+    if not isinstance(entry.get("tests", 0), int):
+        fail(f"{where}: tests must be the number of tests run")
+    is_number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    for key, good in (("positions", lambda v: v is None or (isinstance(v, list) and len(v) == 3 and all(map(is_number, v)))),
+                      ("evaluation", lambda v: isinstance(v, dict) and set(v) <= set(METRICS) | {"exam_ran", "elements_ran"}
+                       and all(x is None or is_number(x) for x in v.values()))):
+        table = entry.get(key, {})
+        if not isinstance(table, dict) or not all(isinstance(t, str) and TECHNIQUE.fullmatch(t) and isinstance(levels, dict)
+                                                  and set(levels) <= set(LEVELS) and all(map(good, levels.values()))
+                                                  for t, levels in table.items()):
+            fail(f"{where}: {key} must map techniques to line and function values as realbugs_report.py list writes them")
+    return entry
+
+
+def recorded_rows(entry):
+    """The rows of eval.csv and eval-executed.csv (as read_csv gives them, average ties)
+    that a list entry's evaluation records."""
+    rows, executed = [], []
+    # In the order a run's eval.csv has them: `dlfl compare` lists techniques in the
+    # order it first reads them.
+    order = FORMULAS + TECHNIQUES
+    in_order = lambda item: (order.index(item[0]) if item[0] in order else len(order), item[0])
+    for technique, levels in sorted(entry.get("evaluation", {}).items(), key=in_order):
+        for level, v in sorted(levels.items()):
+            row = {"bug": entry["id"], "technique": technique, "level": level, "ties": "average"}
+            row.update({k: cell_text(v.get(k)) for k in METRICS})
+            rows.append(row)
+            if v.get("elements_ran") is not None:
+                executed.append(dict(row, exam=cell_text(v.get("exam_ran")), elements=cell_text(v["elements_ran"])))
+    return rows, executed
+
+
+def bug_key(bug):
+    project, _, fault = bug.partition("#")
+    return (project, int(fault) if fault.isdigit() else 0, fault)
+
+
+class Study:
+    """One side's bugs as its figures add them up: the bugs this run (OUT) kept, with its
+    rows, and the listed bugs it did not run, with the rows their entries record; a
+    listed bug this run ran and discarded is in neither."""
+
+    def __init__(self, out, side, list_path):
+        self.records = latest_records(os.path.join(out, side, "results.jsonl"))
+        self.listed = [checked_entry(list_path, e) for e in read_jsonl(list_path)] if os.path.exists(list_path) else []
+        self.kept = [r for r in self.records if r.get("kept")]
+        ran = {r["subject"] + "#" + r["fault"] for r in self.records}
+        kept = {r["subject"] + "#" + r["fault"] for r in self.kept}
+        self.rows = [r for r in read_csv(os.path.join(out, side, "eval.csv")) if r["bug"] in kept]
+        self.executed = [r for r in read_csv(os.path.join(out, side, "eval-executed.csv")) if r["bug"] in kept]
+        not_run = [e for e in self.listed if e["id"] not in ran]
+        self.recorded = [e for e in not_run if e.get("evaluation")]
+        self.unrecorded = [e["id"] for e in not_run if not e.get("evaluation")]
+        for e in self.recorded:
+            rows, executed = recorded_rows(e)
+            self.rows += rows
+            self.executed += executed
+
+
+def table(out, side, lists):
+    study = Study(out, side, os.path.join(lists, f"{side}.jsonl"))
+    writer = csv.DictWriter(sys.stdout, fieldnames=COLUMNS, lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(study.rows)
+
+
 def summary(rows, executed, technique, level):
     picked = [r for r in rows if r["technique"] == technique and r["level"] == level and r["ties"] == "average"]
     if not picked:
@@ -208,9 +335,8 @@ def page(out, lists):
     lines += ["Written by `scripts/realbugs.sh` (docs/realbugs.md says how to run it).", ""]
     sides = [s for s in ("dl", "traditional") if os.path.isdir(os.path.join(out, s))]
     for side in sides:
-        records = latest_records(os.path.join(out, side, "results.jsonl"))
-        listed = read_jsonl(os.path.join(lists, f"{side}.jsonl"))
-        kept = [r for r in records if r.get("kept")]
+        study = Study(out, side, os.path.join(lists, f"{side}.jsonl"))
+        records, listed, kept, rows = study.records, study.listed, study.kept, study.rows
         discarded = [r for r in records if not r.get("kept")]
         projects = sorted({r["subject"] for r in kept})
         lines += [f"## {'DL' if side == 'dl' else 'Traditional'} side", ""]
@@ -241,7 +367,6 @@ def page(out, lists):
         # A rerun that finds the same tests can still rank differently (a project that
         # seeds a hash with the time runs other lines): the positions are checked too.
         recorded = {bug: e["positions"] for bug, e in expected.items() if e.get("positions")}
-        rows = read_csv(os.path.join(out, side, "eval.csv"))
         rerun = [r["subject"] + "#" + r["fault"] for r in kept if r["subject"] + "#" + r["fault"] in recorded]
         if rerun:
             moved = [(bug, positions_differ(recorded[bug], positions_of(rows, bug))) for bug in rerun]
@@ -251,19 +376,32 @@ def page(out, lists):
                          f"formula and technique" + (f"; different: {', '.join(moved)}." if moved else "."))
         if kept:
             seconds = [r["seconds"] for r in kept if "seconds" in r]
-            lines.append(f"Time per kept bug (build both versions, run the tests with coverage, rank): median "
+            lines.append(f"Time per bug this run kept (build both versions, run the tests with coverage, rank): median "
                          f"{statistics.median(seconds):.0f} s, mean {statistics.fmean(seconds):.0f} s.")
+        # The figures add up every listed bug whose values are known: a study rerun a few
+        # bugs at a time keeps the values of the bugs it did not run from the list.
+        if study.recorded:
+            listed_ones = (f"{len(study.recorded)} listed bugs this run did not run, marked (listed), with the "
+                           f"positions and values their entries record")
+            lines.append(f"The figures below are of {len(kept) + len(study.recorded)} bugs: the {len(kept)} this run "
+                         f"kept and {listed_ones}." if kept else f"The figures below are of {listed_ones}.")
+        if study.unrecorded:
+            lines.append(f"Not in the figures: {len(study.unrecorded)} listed bugs this run did not run, whose entries "
+                         f"record no values ({', '.join(study.unrecorded)}).")
         lines.append("")
-        executed = read_csv(os.path.join(out, side, "eval-executed.csv"))
+        shown = [(r["subject"] + "#" + r["fault"], f"{r['tests']} ({r['failing']})", None) for r in kept]
+        shown += [(e["id"], f"{e.get('tests', '?')} ({len(e.get('failing_tests', []))})", e.get("positions", {}))
+                  for e in study.recorded]
         present = [t for t in FORMULAS + TECHNIQUES if any(r["technique"] == t for r in rows)]
         for level in ("line", "function"):
             lines += [f"Position of the first faulty {level}, average over ties (best-worst):", ""]
             lines.append("| bug | tests (failing) | " + " | ".join(present) + " |")
             lines.append("|---|---|" + "---:|" * len(present))
-            for r in sorted(kept, key=lambda r: (r["subject"], int(r["fault"]) if r["fault"].isdigit() else 0, r["fault"])):
-                positions = positions_of(rows, r["subject"] + "#" + r["fault"])
+            for bug, tests, listed_positions in sorted(shown, key=lambda b: bug_key(b[0])):
+                positions = positions_of(rows, bug) if listed_positions is None else listed_positions
                 cells = [position_cell(positions, t, level) for t in present]
-                lines.append(f"| {r['subject']}#{r['fault']} | {r['tests']} ({r['failing']}) | " + " | ".join(cells) + " |")
+                name = bug if listed_positions is None else f"{bug} (listed)"
+                lines.append(f"| {name} | {tests} | " + " | ".join(cells) + " |")
             lines.append("")
         lines += ["Per technique (average ties; Top-N the expected share of bugs found within N; "
                   "EXAM over every ranked line / over the lines some test ran, for the bugs whose fault is ranked):", ""]
@@ -271,7 +409,7 @@ def page(out, lists):
         lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for level in ("line", "function"):
             for t in present:
-                s = summary(rows, executed, t, level)
+                s = summary(rows, study.executed, t, level)
                 if s:
                     top = " | ".join(f"{v:.2f}" for v in s["top"])
                     lines.append(f"| {t} | {level} | {s['n']} | {top} | {s['exam']:.4f} | {s['exam_executed']:.4f} | "
@@ -299,6 +437,7 @@ def curated_list(out, side):
     manifest = {row["id"]: row for row in read_jsonl(os.path.join(out, side, "manifest.jsonl"))}
     records = latest_records(os.path.join(out, side, "results.jsonl"))
     rows = read_csv(os.path.join(out, side, "eval.csv"))
+    executed = read_csv(os.path.join(out, side, "eval-executed.csv"))
     lines = []
     for r in records:
         bug = r["subject"] + "#" + r["fault"]
@@ -309,9 +448,33 @@ def curated_list(out, side):
         entry["failing_tests"] = r.get("failing_tests", [])
         entry["faulty"] = r.get("faulty", [])
         entry["recipe"] = r.get("recipe", "")
+        entry["tests"] = r.get("tests", 0)
         entry["positions"] = positions_of(rows, bug)
+        entry["evaluation"] = evaluation_of(rows, executed, bug)
         lines.append((bug, json.dumps(entry, sort_keys=True)))
     return "".join(line + "\n" for _, line in sorted(lines))
+
+
+def record(out, side, list_path):
+    """Rewrites LIST (atomically) with the entries of OUT's kept bugs of SIDE replaced or
+    added; the other entries stay as they are, byte for byte, in the list's id order."""
+    fresh = {json.loads(line)["id"]: line for line in curated_list(out, side).splitlines()}
+    entries, replaced = [], 0
+    if os.path.exists(list_path):
+        with open(list_path, encoding="utf-8") as f:
+            text = f.read()
+        for entry, line in zip(read_jsonl(list_path), [l for l in text.splitlines() if l.strip()]):
+            bug = checked_entry(list_path, entry)["id"]
+            replaced += bug in fresh
+            entries.append((bug, fresh.pop(bug, line)))
+    added = len(fresh)
+    entries = sorted(entries + list(fresh.items()))
+    directory = os.path.dirname(os.path.abspath(list_path))
+    with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, encoding="utf-8") as f:
+        f.write("".join(line + "\n" for _, line in entries))
+    os.replace(f.name, list_path)
+    print(f"realbugs_report.py: {list_path}: {replaced} entries replaced and {added} added from {out}/{side}",
+          file=sys.stderr)
 
 
 def main(argv):
@@ -325,11 +488,15 @@ def main(argv):
         sys.stdout.write(page(argv[2], argv[3]))
     elif len(argv) == 4 and argv[1] == "list":
         sys.stdout.write(curated_list(argv[2], argv[3]))
+    elif len(argv) == 5 and argv[1] == "record":
+        record(argv[2], argv[3], argv[4])
+    elif len(argv) == 5 and argv[1] == "table":
+        table(argv[2], argv[3], argv[4])
     elif len(argv) >= 3 and argv[1] == "packages":
         packages(argv[2], argv[3:])
     else:
         fail("usage: ids LIST | recipes LIST | select LIST SOURCE OUT | page OUT LISTS | list OUT SIDE"
-             " | packages FILE ID...")
+             " | record OUT SIDE LIST | table OUT SIDE LISTS | packages FILE ID...")
 
 
 if __name__ == "__main__":

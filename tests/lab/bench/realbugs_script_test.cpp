@@ -175,6 +175,85 @@ TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsFaultyLin
               HasSubstr("1 of 1 bugs the list records as reproduced were reproduced with the same failing tests"));
 }
 
+// The per-technique rows (technique | level | n | ...) of a page's section, in order.
+std::string summary_rows(const std::string& page, const std::string& section) {
+  const auto from = page.find(section);
+  std::istringstream in(from == std::string::npos ? "" : page.substr(from, page.find("\n## ", from + 1) - from));
+  std::string line, rows;
+  while (std::getline(in, line))
+    if (line.find(" | line | ") != std::string::npos || line.find(" | function | ") != std::string::npos) rows += line + "\n";
+  return rows;
+}
+
+// The line of `text` that holds `needle`.
+std::string line_with(const std::string& text, const std::string& needle) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(needle) != std::string::npos) return line;
+  return "";
+}
+
+TEST_F(RealbugsScript, TheFiguresAddUpWhatTheListsRecordOfTheBugsARunDidNotRun) {
+  // A run with --record writes its kept bugs' values into the lists; the discarded
+  // bug's entry and the one of a bug it did not run stay as they were.
+  const std::string calc5 = line_with(slurp(lists() / "dl.jsonl"), "\"fixture+calc#5\"");
+  ASSERT_FALSE(calc5.empty());
+  const fs::path out = dir_ / "out";
+  const Shell run = realbugs("-o " + out.string() + " --record");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("dl.jsonl: 1 entries replaced and 0 added from " + out.string() + "/dl"));
+  const std::string dl = slurp(lists() / "dl.jsonl"), traditional = slurp(lists() / "traditional.jsonl");
+  EXPECT_THAT(dl, HasSubstr("\"ochiai\": {\"function\": {\"ap\": 1, \"e_inspect\": 1, \"elements\": "));
+  EXPECT_THAT(traditional, HasSubstr("\"id\": \"ministr#1\""));
+  EXPECT_THAT(traditional, HasSubstr("\"exam_ran\": "));
+  EXPECT_THAT(traditional, HasSubstr("{\"id\": \"ministr#2\", \"project\": \"ministr\"}\n"));
+  EXPECT_EQ(line_with(dl, "\"fixture+calc#5\""), calc5);
+  const std::string page = slurp(out / "results.md");
+
+  // From the lists alone, with nothing run and no clones: the same positions, figures
+  // and comparison as the run's, the bugs marked as the lists' and the bug without
+  // values named.
+  const fs::path listed = dir_ / "listed";
+  const Shell report = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                             " --lists " + lists().string() + " --no-reproduce -o " + listed.string());
+  ASSERT_EQ(report.status, 0) << report.out;
+  const std::string from_lists = slurp(listed / "results.md");
+  EXPECT_THAT(from_lists, HasSubstr("2 bugs listed, 0 run, 0 kept from 0 projects (none), 0 discarded.\n"
+                                    "The figures below are of 1 listed bugs this run did not run, marked (listed), "
+                                    "with the positions and values their entries record.\n"
+                                    "Not in the figures: 1 listed bugs this run did not run, whose entries record no "
+                                    "values (fixture+calc#5)."));
+  EXPECT_THAT(from_lists, HasSubstr("| ministr#1 (listed) | 4 (1) | 1 | 1 | 1 | 1 | 1 | 1 |"));
+  for (const char* side : {"## DL side", "## Traditional side"}) {
+    ASSERT_THAT(summary_rows(page, side), HasSubstr("| ochiai | line | 1 |"));
+    EXPECT_EQ(summary_rows(from_lists, side), summary_rows(page, side)) << side;
+  }
+  EXPECT_EQ(slurp(listed / "compare.md"), slurp(out / "compare.md"));
+
+  // A run of one bug, which it discards: its side's figures are the other bug's, as
+  // listed.
+  const fs::path one = dir_ / "one";
+  const Shell subset = realbugs("-o " + one.string() + " --side dl --bug fixture+calc#5");
+  ASSERT_EQ(subset.status, 0) << subset.out;
+  const std::string one_page = slurp(one / "results.md");
+  EXPECT_THAT(one_page, HasSubstr("2 bugs listed, 1 run, 0 kept from 0 projects (none), 1 discarded.\n"
+                                  "Discarded: build failed 1.\n"
+                                  "The figures below are of 1 listed bugs this run did not run"));
+  EXPECT_THAT(one_page, HasSubstr("| fixture+calc#1 (listed) |"));
+  EXPECT_EQ(summary_rows(one_page, "## DL side"), summary_rows(page, "## DL side"));
+
+  // An entry whose values are not numbers is a one-line error naming the list and the bug.
+  std::string broken = traditional;
+  broken.replace(broken.find("\"ap\": "), 6, "\"ap\": \"x\", \"rr0\": ");
+  dlfl::testing::write_text(lists() / "traditional.jsonl", broken);
+  const Shell bad = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                          " --lists " + lists().string() + " --no-reproduce -o " + (dir_ / "bad").string());
+  EXPECT_EQ(WEXITSTATUS(bad.status), 2) << bad.out;
+  EXPECT_THAT(bad.out, HasSubstr((lists() / "traditional.jsonl").string() +
+                                 ": ministr#1: evaluation must map techniques to line and function values"));
+  EXPECT_FALSE(fs::exists(dir_ / "bad" / "results.md"));
+}
+
 TEST_F(RealbugsScript, ABugRunsUnderTheRecipeItsEntryNamesAndAListKeepsThatName) {
   // calc#1's entry names a recipe of its own, before its project's (fixture+calc.json).
   std::string dl = slurp(lists() / "dl.jsonl");
