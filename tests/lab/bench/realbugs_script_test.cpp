@@ -244,7 +244,8 @@ TEST_F(RealbugsScript, TheFiguresAddUpWhatTheListsRecordOfTheBugsARunDidNotRun) 
 
   // An entry whose values are not numbers is a one-line error naming the list and the bug.
   std::string broken = traditional;
-  broken.replace(broken.find("\"ap\": "), 6, "\"ap\": \"x\", \"rr0\": ");
+  ASSERT_NE(broken.find("\"ap\": 1,"), std::string::npos);
+  broken.replace(broken.find("\"ap\": 1,"), 8, "\"ap\": \"1\",");
   dlfl::testing::write_text(lists() / "traditional.jsonl", broken);
   const Shell bad = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
                           " --lists " + lists().string() + " --no-reproduce -o " + (dir_ / "bad").string());
