@@ -463,7 +463,9 @@ def record(out, side, list_path):
     if os.path.exists(list_path):
         with open(list_path, encoding="utf-8") as f:
             text = f.read()
-        for entry, line in zip(read_jsonl(list_path), [l for l in text.splitlines() if l.strip()]):
+        # Lines as read_jsonl reads them: split at "\n" only (str.splitlines also splits
+        # at the separators JSON strings may hold raw).
+        for entry, line in zip(read_jsonl(list_path), [l for l in text.split("\n") if l.strip()]):
             bug = checked_entry(list_path, entry)["id"]
             replaced += bug in fresh
             entries.append((bug, fresh.pop(bug, line)))

@@ -355,6 +355,21 @@ TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
   EXPECT_THAT(page.out, HasSubstr("| ochiai | function | 2 | 0.00 | 0.50 | 0.50 | 0.50 | 0.2500 | 0.5000 | 0.250 | 0.250 |"));
 }
 
+TEST(RealbugsReport, RecordLeavesTheOtherEntriesByteForByte) {
+  // A JSON string may hold a raw U+2028 (a line separator to Python's splitlines): the
+  // entry it is in, and the ones after it, stay as they are.
+  const dlfl::testing::TempDir dir{"realbugs-record"};
+  fs::create_directories(dir / "out" / "dl");
+  dlfl::testing::write_text(dir / "out" / "dl" / "manifest.jsonl", "");
+  const std::string list = "{\"id\": \"p+a#1\", \"note\": \"x\xE2\x80\xA8y\"}\n{\"id\": \"p+a#2\"}\n";
+  dlfl::testing::write_text(dir / "dl.jsonl", list);
+  const Shell record = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+                             " record " + (dir / "out").string() + " dl " + (dir / "dl.jsonl").string());
+  ASSERT_EQ(record.status, 0) << record.out;
+  EXPECT_THAT(record.out, HasSubstr("0 entries replaced and 0 added"));
+  EXPECT_EQ(slurp(dir / "dl.jsonl"), list);
+}
+
 // Every project of the curated lists names the packages its build and tests need, so a
 // run on a fresh machine does not discard bugs for a missing Python module or compiler.
 TEST(RealbugsReport, TheCuratedPackagesCoverEveryListedProject) {
