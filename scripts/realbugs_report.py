@@ -103,17 +103,21 @@ def packages(path, bug_ids):
                     print(n)
 
 
+def write_atomically(path, text):
+    """Writes PATH through a temporary file beside it: a reader never sees half of it."""
+    with tempfile.NamedTemporaryFile("w", dir=os.path.dirname(os.path.abspath(path)), delete=False,
+                                     encoding="utf-8") as f:
+        f.write(text)
+    os.replace(f.name, path)
+
+
 def select(list_path, source_path, out_path):
     wanted = [row["id"] for row in read_jsonl(list_path)]
     by_id = {row["id"]: row for row in read_jsonl(source_path)}
     missing = [i for i in wanted if i not in by_id]
     if missing:
         fail(f"{source_path}: no bug {', '.join(missing[:5])} (listed in {list_path})")
-    directory = os.path.dirname(os.path.abspath(out_path))
-    with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, encoding="utf-8") as f:
-        for i in wanted:
-            f.write(json.dumps(by_id[i], sort_keys=True) + "\n")
-    os.replace(f.name, out_path)
+    write_atomically(out_path, "".join(json.dumps(by_id[i], sort_keys=True) + "\n" for i in wanted))
 
 
 def latest_records(path):
@@ -389,18 +393,20 @@ def page(out, lists):
             lines.append(f"Not in the figures: {len(study.unrecorded)} listed bugs this run did not run, whose entries "
                          f"record no values ({', '.join(study.unrecorded)}).")
         lines.append("")
-        shown = [(r["subject"] + "#" + r["fault"], f"{r['tests']} ({r['failing']})", None) for r in kept]
-        shown += [(e["id"], f"{e.get('tests', '?')} ({len(e.get('failing_tests', []))})", e.get("positions", {}))
+        # (bug, tests cell, positions, listed): this run's positions, or those its entry records.
+        shown = [(bug, f"{r['tests']} ({r['failing']})", positions_of(rows, bug), False)
+                 for r in kept for bug in [r["subject"] + "#" + r["fault"]]]
+        shown += [(e["id"], f"{e.get('tests', '?')} ({len(e.get('failing_tests', []))})", e.get("positions", {}), True)
                   for e in study.recorded]
+        shown.sort(key=lambda b: bug_key(b[0]))
         present = [t for t in FORMULAS + TECHNIQUES if any(r["technique"] == t for r in rows)]
         for level in ("line", "function"):
             lines += [f"Position of the first faulty {level}, average over ties (best-worst):", ""]
             lines.append("| bug | tests (failing) | " + " | ".join(present) + " |")
             lines.append("|---|---|" + "---:|" * len(present))
-            for bug, tests, listed_positions in sorted(shown, key=lambda b: bug_key(b[0])):
-                positions = positions_of(rows, bug) if listed_positions is None else listed_positions
+            for bug, tests, positions, from_list in shown:
                 cells = [position_cell(positions, t, level) for t in present]
-                name = bug if listed_positions is None else f"{bug} (listed)"
+                name = f"{bug} (listed)" if from_list else bug
                 lines.append(f"| {name} | {tests} | " + " | ".join(cells) + " |")
             lines.append("")
         lines += ["Per technique (average ties; Top-N the expected share of bugs found within N; "
@@ -471,10 +477,7 @@ def record(out, side, list_path):
             entries.append((bug, fresh.pop(bug, line)))
     added = len(fresh)
     entries = sorted(entries + list(fresh.items()))
-    directory = os.path.dirname(os.path.abspath(list_path))
-    with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, encoding="utf-8") as f:
-        f.write("".join(line + "\n" for _, line in entries))
-    os.replace(f.name, list_path)
+    write_atomically(list_path, "".join(line + "\n" for _, line in entries))
     print(f"realbugs_report.py: {list_path}: {replaced} entries replaced and {added} added from {out}/{side}",
           file=sys.stderr)
 
