@@ -200,6 +200,15 @@ COLUMNS = ("bug", "technique", "level", "ties") + METRICS
 LEVELS = ("line", "function")
 BUG_ID = re.compile(r"[A-Za-z0-9_.+-]+#[A-Za-z0-9_.-]+")
 TECHNIQUE = re.compile(r"[a-z0-9][a-z0-9-]*")
+# The CPU a bug was reproduced on, as the page prints it: no character that Markdown or
+# HTML would read.
+HOST = re.compile(r"[A-Za-z0-9_ ()@.,:;+/?-]{1,200}")
+
+
+def host_of(record):
+    """The record's CPU (dlfl's host_cpu.h) with any other character as '?'; '' when none."""
+    text = str(record.get("host", ""))[:200]
+    return re.sub(r"[^A-Za-z0-9_ ()@.,:;+/-]", "?", text)
 
 
 def value(text):
@@ -248,6 +257,8 @@ def checked_entry(path, entry):
         fail(f"{where}: failing_tests must be a list of test names")
     if not isinstance(entry.get("tests", 0), int):
         fail(f"{where}: tests must be the number of tests run")
+    if "host" in entry and not (isinstance(entry["host"], str) and HOST.fullmatch(entry["host"])):
+        fail(f"{where}: host must name a CPU in letters, digits, spaces and _()@.,:;+/?- (at most 200)")
     is_number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
     for key, good in (("positions", lambda v: v is None or (isinstance(v, list) and len(v) == 3 and all(map(is_number, v)))),
                       ("evaluation", lambda v: isinstance(v, dict) and set(v) <= set(METRICS) | {"exam_ran", "elements_ran"}
@@ -374,7 +385,11 @@ def page(out, lists):
         rerun = [r["subject"] + "#" + r["fault"] for r in kept if r["subject"] + "#" + r["fault"] in recorded]
         if rerun:
             moved = [(bug, positions_differ(recorded[bug], positions_of(rows, bug))) for bug in rerun]
-            moved = [f"{bug} ({why})" for bug, why in moved if why]
+            # Spectra of kernels picked by the CPU's instruction set differ between machines.
+            hosts = {r["subject"] + "#" + r["fault"]: host_of(r) for r in kept}
+            machines = lambda bug: (f"; recorded on {expected[bug]['host']}, rerun on {hosts[bug]}"
+                                    if expected[bug].get("host") and hosts[bug] and expected[bug]["host"] != hosts[bug] else "")
+            moved = [f"{bug} ({why}{machines(bug)})" for bug, why in moved if why]
             lines.append(f"{len(rerun) - len(moved)} of {len(rerun)} bugs the list records positions for gave the "
                          f"same positions (best/average/worst) of the first faulty line and function for every "
                          f"formula and technique" + (f"; different: {', '.join(moved)}." if moved else "."))
@@ -382,6 +397,9 @@ def page(out, lists):
             seconds = [r["seconds"] for r in kept if "seconds" in r]
             lines.append(f"Time per bug this run kept (build both versions, run the tests with coverage, rank): median "
                          f"{statistics.median(seconds):.0f} s, mean {statistics.fmean(seconds):.0f} s.")
+            machines = sorted({host_of(r) for r in kept if host_of(r)})
+            if machines:
+                lines.append(f"Reproduced on: {'; '.join(machines)}.")
         # The figures add up every listed bug whose values are known: a study rerun a few
         # bugs at a time keeps the values of the bugs it did not run from the list.
         if study.recorded:
@@ -455,6 +473,8 @@ def curated_list(out, side):
         entry["faulty"] = r.get("faulty", [])
         entry["recipe"] = r.get("recipe", "")
         entry["tests"] = r.get("tests", 0)
+        if host_of(r):
+            entry["host"] = host_of(r)
         entry["positions"] = positions_of(rows, bug)
         entry["evaluation"] = evaluation_of(rows, executed, bug)
         lines.append((bug, json.dumps(entry, sort_keys=True)))

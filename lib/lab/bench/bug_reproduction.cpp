@@ -107,6 +107,7 @@ FaultRecord describe_bug(const BugPlan& plan) {
   r.bug_type = bug_type_of(bug);
   if (plan.clone) r.clone = plan.clone->dir().string();
   r.recipe = plan.recipe_digest;
+  r.host = plan.host;
   r.attempt = plan.attempt;
   for (const auto& item : plan.candidacy.native_truth) r.faulty.push_back(eval::to_string(item));
   if (!plan.candidacy.native_truth.empty()) {

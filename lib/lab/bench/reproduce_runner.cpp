@@ -19,6 +19,7 @@
 
 #include "dlfl/lab/bench/bug_reproduction.h"
 #include "dlfl/lab/bench/bugscpp_reproduction.h"
+#include "dlfl/lab/bench/host_cpu.h"
 #include "dlfl/lab/bench/results_store.h"
 #include "dlfl/lab/bench/run_directory.h"
 #include "dlfl/lab/bench/subject.h"
@@ -165,6 +166,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   }
   std::map<std::string, std::unique_ptr<GitClone>> clones;
   std::vector<BugPlan> plans;
+  const std::string host = host_cpu();
   for (const auto* bug : selected) {
     auto& clone = clones[bug->project];
     if (!clone) {
@@ -185,6 +187,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     plan.parent = clone->parent(*fix).value_or("");
     plan.candidacy = eval::bug_candidacy(*bug);
     plan.recipe_digest = setups.at(recipe_key(*bug)).recipe_digest;
+    plan.host = host;
     plan.log_dir = o.out_dir / "logs" / bug->id;  // a valid id is one directory name
     plan.spectrum_dir = o.out_dir / "spectra";
     plans.push_back(std::move(plan));

@@ -12,6 +12,7 @@
 
 #include "../../cli/cli_runner.h"
 #include "../../support/shell_output.h"
+#include "dlfl/lab/bench/host_cpu.h"
 #include "dlfl/lab/bench/results_store.h"
 
 namespace dlfl::bench {
@@ -178,6 +179,8 @@ TEST_F(BugsetReproduceHabits, EachBugConfiguresWithAFreshCacheSoARenamedOptionDo
   for (const auto& record : records) {
     EXPECT_TRUE(record.kept) << record.key() << ": " << record.reason << ": " << record.detail;
     EXPECT_EQ(record.failing_tests.size(), 1u) << record.key();
+    // Each record names the CPU it was reproduced on.
+    EXPECT_EQ(record.host, host_cpu()) << record.key();
   }
   // The second bug's configure ran in the first one's build tree, from a fresh cache.
   EXPECT_THAT(slurp(out / "logs" / "fixture+cachey#2" / "buggy-configure.log"),

@@ -13,6 +13,7 @@
 
 #include "../../cli/cli_runner.h"
 #include "../../support/shell_output.h"
+#include "dlfl/lab/bench/host_cpu.h"
 
 namespace dlfl::bench {
 namespace {
@@ -147,21 +148,36 @@ TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsFaultyLin
   EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"),
               HasSubstr("1 of 1 bugs the list records positions for gave the same positions (best/average/worst) of "
                         "the first faulty line and function for every formula and technique."));
+  // The list and the page name the CPU the bug was reproduced on.
+  EXPECT_THAT(listed.out, HasSubstr("\"host\": \"" + host_cpu() + "\""));
+  EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"), HasSubstr("Reproduced on: " + host_cpu() + "."));
 
-  // A list whose recorded Ochiai line position is not the one the rerun found: the page
-  // names the bug, the technique and both positions.
-  const Shell edited = shell("/usr/bin/python3 -c 'import json, sys\n"
-                             "e = json.loads(open(sys.argv[1]).read())\n"
-                             "e[\"positions\"][\"ochiai\"][\"line\"] = [40, 41.5, 43]\n"
-                             "open(sys.argv[1], \"w\").write(json.dumps(e) + \"\\n\")' " + (written / "dl.jsonl").string());
-  ASSERT_EQ(edited.status, 0) << edited.out;
-  const Shell report = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
-                             " --lists " + written.string() + " --side dl --no-reproduce -o " + (dir_ / "rerun").string());
+  // A list whose recorded Ochiai line position is not the one the rerun found, recorded
+  // on another CPU: the page names the bug, the technique, both positions and both CPUs.
+  const auto edit = [&](const std::string& host) {
+    return shell("/usr/bin/python3 -c 'import json, sys\n"
+                 "e = json.loads(open(sys.argv[1]).read())\n"
+                 "e[\"positions\"][\"ochiai\"][\"line\"] = [40, 41.5, 43]\n"
+                 "e[\"host\"] = sys.argv[2]\n"
+                 "open(sys.argv[1], \"w\").write(json.dumps(e) + \"\\n\")' " +
+                 (written / "dl.jsonl").string() + " '" + host + "'");
+  };
+  const std::string page_only = "DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                                " --lists " + written.string() + " --side dl --no-reproduce -o " + (dir_ / "rerun").string();
+  // A host that Markdown would read is a one-line error.
+  ASSERT_EQ(edit("<b>x</b> | y").status, 0);
+  const Shell bad = shell(page_only);
+  EXPECT_EQ(WEXITSTATUS(bad.status), 2) << bad.out;
+  EXPECT_THAT(bad.out, HasSubstr("dl.jsonl: fixture+calc#1: host must name a CPU"));
+  ASSERT_EQ(edit("Other CPU (x86_64: sse4_2)").status, 0);
+  const Shell report = shell(page_only);
   ASSERT_EQ(report.status, 0) << report.out;
   EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"),
               HasSubstr("0 of 1 bugs the list records positions for gave the same positions (best/average/worst) of "
                         "the first faulty line and function for every formula and technique; different: "
                         "fixture+calc#1 (ochiai line: listed 40/41.5/43, now "));
+  EXPECT_THAT(slurp(dir_ / "rerun" / "results.md"),
+              HasSubstr("; recorded on Other CPU (x86_64: sse4_2), rerun on " + host_cpu() + ")."));
 
   // A listed bug this run did not run is not judged: the counts are of the bugs it ran.
   std::string two = slurp(written / "dl.jsonl");

@@ -30,6 +30,11 @@ TEST(ResultsStore, RecordRoundTripsThroughJson) {
   EXPECT_EQ(back.results[0].top, r.results[0].top);
   EXPECT_EQ(record_to_json(back), record_to_json(r));
   EXPECT_THROW(parse_record(R"({"subject": "a"})", "store.jsonl", 7), Error);
+  // A seeded fault's record names no machine; a real bug's names the CPU it ran on.
+  EXPECT_EQ(record_to_json(r).find("\"host\""), std::string::npos);
+  FaultRecord real = r;
+  real.host = "AMD EPYC (family 23, model 1; x86_64: sse4_2 avx avx2 fma)";
+  EXPECT_EQ(parse_record(record_to_json(real), "x", 1).host, real.host);
 }
 
 TEST(ResultsStore, ReopenedStoreHoldsEveryAppendedFault) {

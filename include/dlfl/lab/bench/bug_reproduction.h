@@ -29,6 +29,7 @@ struct BugPlan {
   eval::BugCandidacy candidacy;
   std::string recipe_digest;  // the project's recipe (reproduce_runner.cpp): the record's `recipe`
   unsigned attempt = 1;       // 2, 3, ... when a discarded bug runs again
+  std::string host;           // the CPU this run is on (host_cpu.h): the record's `host`
   std::filesystem::path log_dir;  // OUT/logs/BUG: each step's output; empty = none kept
   // OUT/spectra: a kept bug's spectrum as BUG.dlfl and its ground truth as BUG.truth, so
   // that other techniques and levels can be ranked and evaluated later without

@@ -45,6 +45,7 @@ struct FaultRecord {
   std::vector<std::string> fix_tests;      // real bugs: test files taken from the fix
   std::string clone;                       // real bugs: the clone the commits came from
   std::string recipe;                      // real bugs: digest of the recipe (OUT/recipes/PROJECT-DIGEST.json)
+  std::string host;                        // real bugs: the CPU it was reproduced on (host_cpu.h); may be empty
   unsigned attempt = 1;                    // 2, 3, ... for a discarded fault run again
 
   bool kept = false;
