@@ -387,9 +387,9 @@ def page(out, lists):
             moved = [(bug, positions_differ(recorded[bug], positions_of(rows, bug))) for bug in rerun]
             # Spectra of kernels picked by the CPU's instruction set differ between machines.
             hosts = {r["subject"] + "#" + r["fault"]: host_of(r) for r in kept}
-            machines = lambda bug: (f"; recorded on {expected[bug]['host']}, rerun on {hosts[bug]}"
-                                    if expected[bug].get("host") and hosts[bug] and expected[bug]["host"] != hosts[bug] else "")
-            moved = [f"{bug} ({why}{machines(bug)})" for bug, why in moved if why]
+            cpus = lambda bug: (f"; recorded on {expected[bug]['host']}, rerun on {hosts[bug]}"
+                                if expected[bug].get("host") and hosts[bug] and expected[bug]["host"] != hosts[bug] else "")
+            moved = [f"{bug} ({why}{cpus(bug)})" for bug, why in moved if why]
             lines.append(f"{len(rerun) - len(moved)} of {len(rerun)} bugs the list records positions for gave the "
                          f"same positions (best/average/worst) of the first faulty line and function for every "
                          f"formula and technique" + (f"; different: {', '.join(moved)}." if moved else "."))
