@@ -37,7 +37,7 @@ TEST(HostCpu, LeavesOutWhatTheTextLacks) {
   EXPECT_EQ(describe_cpu("flags : avx512fx avx2x\n", ""), "CPU");
 }
 
-TEST(HostCpu, ThisMachinesIsNamed) {
+TEST(HostCpu, ThisMachineIsNamed) {
   // Linux always has /proc/cpuinfo and a machine name.
   const std::string here = host_cpu();
   EXPECT_FALSE(here.empty());
