@@ -202,13 +202,13 @@ BUG_ID = re.compile(r"[A-Za-z0-9_.+-]+#[A-Za-z0-9_.-]+")
 TECHNIQUE = re.compile(r"[a-z0-9][a-z0-9-]*")
 # The CPU a bug was reproduced on, as the page prints it: no character that Markdown or
 # HTML would read.
-HOST = re.compile(r"[A-Za-z0-9_ ()@.,:;+/?-]{1,200}")
+HOST_CHARACTERS = "A-Za-z0-9_ ()@.,:;+/?-"
+HOST = re.compile(f"[{HOST_CHARACTERS}]{{1,200}}")
 
 
 def host_of(record):
     """The record's CPU (dlfl's host_cpu.h) with any other character as '?'; '' when none."""
-    text = str(record.get("host", ""))[:200]
-    return re.sub(r"[^A-Za-z0-9_ ()@.,:;+/-]", "?", text)
+    return re.sub(f"[^{HOST_CHARACTERS}]", "?", str(record.get("host", ""))[:200])
 
 
 def value(text):
@@ -258,7 +258,7 @@ def checked_entry(path, entry):
     if not isinstance(entry.get("tests", 0), int):
         fail(f"{where}: tests must be the number of tests run")
     if "host" in entry and not (isinstance(entry["host"], str) and HOST.fullmatch(entry["host"])):
-        fail(f"{where}: host must name a CPU in letters, digits, spaces and _()@.,:;+/?- (at most 200)")
+        fail(f"{where}: host must name a CPU in the characters [{HOST_CHARACTERS}] (at most 200)")
     is_number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
     for key, good in (("positions", lambda v: v is None or (isinstance(v, list) and len(v) == 3 and all(map(is_number, v)))),
                       ("evaluation", lambda v: isinstance(v, dict) and set(v) <= set(METRICS) | {"exam_ran", "elements_ran"}
@@ -383,10 +383,10 @@ def page(out, lists):
         # seeds a hash with the time runs other lines): the positions are checked too.
         recorded = {bug: e["positions"] for bug, e in expected.items() if e.get("positions")}
         rerun = [r["subject"] + "#" + r["fault"] for r in kept if r["subject"] + "#" + r["fault"] in recorded]
+        hosts = {r["subject"] + "#" + r["fault"]: host_of(r) for r in kept}
         if rerun:
             moved = [(bug, positions_differ(recorded[bug], positions_of(rows, bug))) for bug in rerun]
             # Spectra of kernels picked by the CPU's instruction set differ between machines.
-            hosts = {r["subject"] + "#" + r["fault"]: host_of(r) for r in kept}
             cpus = lambda bug: (f"; recorded on {expected[bug]['host']}, rerun on {hosts[bug]}"
                                 if expected[bug].get("host") and hosts[bug] and expected[bug]["host"] != hosts[bug] else "")
             moved = [f"{bug} ({why}{cpus(bug)})" for bug, why in moved if why]
@@ -397,7 +397,7 @@ def page(out, lists):
             seconds = [r["seconds"] for r in kept if "seconds" in r]
             lines.append(f"Time per bug this run kept (build both versions, run the tests with coverage, rank): median "
                          f"{statistics.median(seconds):.0f} s, mean {statistics.fmean(seconds):.0f} s.")
-            machines = sorted({host_of(r) for r in kept if host_of(r)})
+            machines = sorted({h for h in hosts.values() if h})
             if machines:
                 lines.append(f"Reproduced on: {'; '.join(machines)}.")
         # The figures add up every listed bug whose values are known: a study rerun a few
@@ -473,8 +473,8 @@ def curated_list(out, side):
         entry["faulty"] = r.get("faulty", [])
         entry["recipe"] = r.get("recipe", "")
         entry["tests"] = r.get("tests", 0)
-        if host_of(r):
-            entry["host"] = host_of(r)
+        if host := host_of(r):
+            entry["host"] = host
         entry["positions"] = positions_of(rows, bug)
         entry["evaluation"] = evaluation_of(rows, executed, bug)
         lines.append((bug, json.dumps(entry, sort_keys=True)))

@@ -48,9 +48,8 @@ std::string value_of(const std::map<std::string, std::string, std::less<>>& entr
 
 template <std::size_t N>
 std::string present(const std::string& flags, const std::array<const char*, N>& wanted) {
-  std::string words = " " + flags + " ", out;
-  for (char& c : words)
-    if (c == '\t') c = ' ';
+  const std::string words = " " + flags + " ";  // /proc/cpuinfo separates them by spaces
+  std::string out;
   for (const char* w : wanted)
     if (words.find(std::string(" ") + w + " ") != std::string::npos) out += (out.empty() ? "" : " ") + std::string(w);
   return out;
