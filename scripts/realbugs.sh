@@ -27,6 +27,9 @@
 #   --limit N          reproduce at most N more bugs per side this time
 #   --retry-discarded  run the selected bugs an earlier run discarded again
 #   --jobs N           bugs reproduced at once per side (default 1)
+#   --build-jobs N     compile jobs and tests run at once per bug (default: cores / --jobs);
+#                      1 runs one test at a time, so that tests that take minutes are not
+#                      slowed past their time limit by each other
 #   --no-reproduce     only rank, evaluate and report what OUT holds (and what the lists record)
 #   --record           write the kept bugs of this run (failing tests, faulty lines, positions,
 #                      values) into the lists, replacing their entries
@@ -37,7 +40,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 reproduce=1 retry=0 record=0
+repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 build_jobs="" reproduce=1 retry=0 record=0
 sides=(dl traditional)
 bugs=()
 die() { echo "realbugs.sh: error: $*" >&2; exit 2; }
@@ -51,6 +54,7 @@ while (($#)); do
     --bug) bugs+=("$2"); shift 2 ;;
     --limit) limit=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --build-jobs) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--build-jobs: a positive number, not '${2-}'"; build_jobs=$2; shift 2 ;;
     --no-reproduce) reproduce=0; shift ;;
     --retry-discarded) retry=1; shift ;;
     --record) record=1; shift ;;
@@ -147,6 +151,7 @@ for side in "${sides[@]}"; do
     fi
     [[ -n $limit ]] && args+=(--limit "$limit")
     ((retry)) && args+=(--retry-discarded)
+    [[ -n $build_jobs ]] && args+=(--build-jobs "$build_jobs")
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
     echo "realbugs.sh: $side: reproducing $(grep -c . <<<"$selected") of the $(grep -c . <<<"$ids") listed bugs into $out/$side" >&2
     "$dlfl" bugset reproduce "$manifest" --repos "$repos" -o "$out/$side" -j "$jobs" "${args[@]}"

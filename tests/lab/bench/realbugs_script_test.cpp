@@ -331,6 +331,35 @@ TEST_F(RealbugsScript, InstallsThePackagesOfTheBugsItReproducesFirstAndOnlyDebia
   EXPECT_FALSE(fs::exists(dir_ / "o2" / "dl" / "results.jsonl"));
 }
 
+TEST_F(RealbugsScript, BuildJobsBoundsTheCompileJobsAndTestsOfEachBug) {
+  // A dlfl that notes its arguments: bugset reproduce must be given --build-jobs.
+  const fs::path noted = dir_ / "dlfl-args.txt";
+  const fs::path wrapper = dir_ / "dlfl";
+  dlfl::testing::write_text(wrapper, "#!/bin/sh\necho \"$*\" >> " + noted.string() + "\nexec " + std::string(DLFL_BINARY) +
+                                         " \"$@\"\n");
+  fs::permissions(wrapper, fs::perms::owner_all);
+  const auto run = [&](const std::string& args) {
+    return shell("DLFL=" + wrapper.string() + " bash " + std::string(DLFL_REALBUGS_SCRIPT) + " --repos " + repos().string() +
+                 " --lists " + lists().string() + " --side dl --bug fixture+calc#1 " + args);
+  };
+  const Shell serial = run("--build-jobs 1 -o " + (dir_ / "o1").string());
+  ASSERT_EQ(serial.status, 0) << serial.out;
+  EXPECT_THAT(slurp(noted), HasSubstr("bugset reproduce"));
+  EXPECT_THAT(slurp(noted), HasSubstr("--bug fixture+calc#1"));
+  EXPECT_THAT(slurp(noted), HasSubstr("--build-jobs 1"));
+  EXPECT_THAT(slurp(dir_ / "o1" / "results.md"), HasSubstr("2 bugs listed, 1 run, 1 kept from 1 projects (fixture+calc), 0 discarded."));
+
+  // Anything but a positive number stops the run before dlfl is called.
+  fs::remove(noted);
+  for (const std::string bad : {"0", "two", "-1"}) {
+    const Shell refused = run("--build-jobs " + bad + " -o " + (dir_ / "o2").string());
+    EXPECT_EQ(WEXITSTATUS(refused.status), 2) << refused.out;
+    EXPECT_THAT(refused.out, HasSubstr("realbugs.sh: error: --build-jobs: a positive number, not '" + bad + "'"));
+  }
+  EXPECT_FALSE(fs::exists(noted));
+  EXPECT_FALSE(fs::exists(dir_ / "o2"));
+}
+
 TEST_F(RealbugsScript, AMissingListOrBugsCppCheckoutIsAOneLineError) {
   const Shell no_list = realbugs("-o " + (dir_ / "o1").string() + " --lists " + (dir_ / "nowhere").string());
   EXPECT_EQ(WEXITSTATUS(no_list.status), 2);
