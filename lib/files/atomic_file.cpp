@@ -17,6 +17,7 @@
 #include "dlfl/error.h"
 #include "dlfl/files/text_file.h"
 #include "dlfl/files/companion_files.h"
+#include "dlfl/files/tree_removal.h"
 #include "temporary_registry.h"
 
 namespace dlfl::io {
@@ -185,6 +186,10 @@ AtomicFile::AtomicFile(fs::path target) {
     const int slot = detail::remember_temporary(temp, detail::TemporaryKind::file);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
+      // A rewritten output keeps the mode its owner gave it (a 0600 report stays 0600).
+      struct stat existing;
+      if (::stat(target.c_str(), &existing) == 0 && S_ISREG(existing.st_mode))
+        (void)::fchmod(fd, existing.st_mode & 07777);
       state_ = std::make_unique<State>(std::move(target), std::move(temp), fd, slot);
       return;
     }
@@ -267,7 +272,7 @@ void commit_together(std::initializer_list<AtomicFile*> companions, AtomicFile& 
   for (AtomicFile* c : companions) {
     const std::string prefix = "." + c->target().filename().string() + ".prev-";
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(c->target().parent_path(), ec))
+    for (const auto& entry : fs::directory_iterator(parent_of(c->target()), ec))
       if (entry.path().filename().string().starts_with(prefix)) fs::remove(entry.path(), ec);
   }
 }
@@ -286,8 +291,7 @@ struct AtomicDirectory::State {
   }
   void discard() noexcept {
     if (temp.empty()) return;
-    std::error_code ec;
-    fs::remove_all(temp, ec);
+    remove_tree_quietly(temp);
     temp.clear();
     forget();
   }
@@ -342,8 +346,7 @@ void exchange(const fs::path& fresh, const fs::path& target, const std::string& 
     throw Error(label, 0, "cannot replace the directory: " + errno_text(err));
   }
   if (std::rename(aside.c_str(), fresh.c_str()) != 0) {
-    std::error_code ec;
-    fs::remove_all(aside, ec);
+    remove_tree_quietly(aside);
   }
 }
 

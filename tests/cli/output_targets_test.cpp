@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cli_runner.h"
@@ -38,6 +39,41 @@ TEST(OutputTargets, DevNullAndSymlinksToItStayWhatTheyAre) {
       ADD_FAILURE() << command << " replaced /dev/null by a regular file";
     }
   }
+}
+
+}  // namespace
+}  // namespace dlfl::testing
+
+namespace dlfl::testing {
+namespace {
+
+// A rewritten output keeps the mode its owner gave it: a private report stays private.
+TEST(OutputTargets, RewritingAnOutputKeepsItsMode) {
+  TempDir dir{"output-mode"};
+  const fs::path out = dir.path() / "r.csv";
+  write_text(out, "old\n");
+  fs::permissions(out, fs::perms::owner_read | fs::perms::owner_write);
+  const RunResult r = run_dlfl("rank '" + source_path("examples/spectra/softmax") + "' --format csv -o '" +
+                               out.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(slurp(out), "old\n");
+  EXPECT_EQ(fs::status(out).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+}
+
+// `-o out.mtx` with no directory part: the companions' previous versions, kept while the
+// set is replaced, are gone once it is, however often it is rewritten.
+TEST(OutputTargets, AMatrixMarketSetInTheWorkingDirectoryLeavesNoPreviousLinks) {
+  TempDir dir{"output-prev"};
+  const std::string example = source_path("examples/spectra/softmax");
+  for (int round = 0; round < 3; ++round) {
+    const RunResult r = run_command("cd '" + dir.path().string() + "' && " + std::string(DLFL_BINARY) + " convert '" +
+                                    example + "' out.mtx --to matrix-market");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"out.elements.csv", "out.mtx", "out.tests.csv"}));
 }
 
 }  // namespace
