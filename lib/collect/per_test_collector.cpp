@@ -21,6 +21,7 @@
 #include "dlfl/printable.h"
 #include "element_table.h"
 #include "dlfl/files/scratch_directory.h"
+#include "dlfl/files/tree_removal.h"
 
 namespace dlfl::collect {
 namespace {
@@ -274,10 +275,7 @@ void PerTestRun::run_one(std::size_t i) {
   if (run.end == ProcessEnd::cancelled) return;
   judge(i, run, spec, reference, report);
   if (!read_coverage(i, dir)) return;
-  if (!r_.keep_work) {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
+  if (!r_.keep_work) io::remove_tree_quietly(dir);
   if (streaming_) add_ended(i);
   progress_.test_done(records_[i].outcome.failed());
 }

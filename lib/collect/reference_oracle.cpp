@@ -44,8 +44,9 @@ ReferenceOracle::ReferenceOracle(std::string command_template, fs::path cache_di
 }
 
 ReferenceResult ReferenceOracle::expected(const TestCommand& test, const std::atomic<bool>* cancel) const {
-  const std::string command = instantiate_command(template_, test.name);
-  const std::string key = command + '\0' + test.cwd.string();
+  ShellCommand command = instantiate_command(template_, test.name);
+  // The name is in the environment, not in the command's text: the key holds both.
+  const std::string key = command.text + '\0' + test.name + '\0' + test.cwd.string();
   const fs::path cached = cache_dir_ / fmt::format("{:016x}.ref", XXH3_64bits(key.data(), key.size()));
 
   if (std::ifstream in{cached, std::ios::binary}) {
@@ -65,9 +66,12 @@ ReferenceResult ReferenceOracle::expected(const TestCommand& test, const std::at
   }
 
   ProcessSpec spec;
-  spec.argv = {"/bin/sh", "-c", command};
+  spec.argv = {"/bin/sh", "-c", command.text};
   spec.cwd = test.cwd;
   spec.env_set = test.env;
+  // The reference's own name variable replaces the test command's (the same name).
+  std::erase_if(spec.env_set, [](const std::string& e) { return e.starts_with(std::string(kTestNameVariable) + "="); });
+  for (auto& entry : command.env) spec.env_set.push_back(std::move(entry));
   spec.timeout = timeout_;
   spec.merge_stderr = false;
   spec.stdout_limit = SIZE_MAX;
@@ -75,7 +79,7 @@ ReferenceResult ReferenceOracle::expected(const TestCommand& test, const std::at
   if (run.end == ProcessEnd::cancelled) return {};
   if (run.end == ProcessEnd::timed_out)
     throw Error(fmt::format("reference run of test {} ({}) timed out after {} s: the oracle cannot judge it", test.name,
-                            command, timeout_.count() / 1000.0));
+                            command.text, timeout_.count() / 1000.0));
   ReferenceResult r{run.end, run.end == ProcessEnd::signaled ? run.signal : run.exit_code, run.out};
 
   // Written under a unique name and renamed: a concurrent or killed run never leaves a

@@ -9,6 +9,7 @@
 #include "dlfl/collect/process.h"
 #include "dlfl/error.h"
 #include "dlfl/files/text_file.h"
+#include "dlfl/printable.h"
 
 namespace dlfl::collect {
 namespace {
@@ -172,6 +173,10 @@ std::vector<std::string> read_test_list(const std::filesystem::path& file) {
   for (std::string_view line; lines.next(line);) {
     const auto name = trim(line);
     if (name.empty() || name.front() == '#') continue;
+    // No environment variable can carry a NUL (instantiate_command passes names so).
+    if (name.find('\0') != std::string_view::npos)
+      throw Error(lines.name(), lines.line_number(),
+                  fmt::format("test name '{}' holds a NUL byte", printable(excerpt(name))));
     if (!seen.emplace(name).second)
       throw Error(lines.name(), lines.line_number(), fmt::format("test '{}' is listed twice", excerpt(name)));
     names.emplace_back(name);
@@ -180,19 +185,22 @@ std::vector<std::string> read_test_list(const std::filesystem::path& file) {
   return names;
 }
 
-std::string instantiate_command(std::string_view command_template, std::string_view name) {
-  std::string command;
+ShellCommand instantiate_command(std::string_view command_template, std::string_view name) {
+  ShellCommand command;
   ShellQuoteTracker quoting;
   std::size_t pos = 0;
   for (;;) {
     const auto hole = command_template.find("{}", pos);
     const std::string_view literal = command_template.substr(pos, hole - pos);
-    command.append(literal);
+    command.text.append(literal);
     quoting.feed(literal);
     if (hole == std::string_view::npos) break;
-    command += quote_for_shell(name, quoting, "{}");
+    const std::string reference = reference_for_shell(kTestNameVariable, quoting, "{}");
+    command.text += reference;
+    quoting.feed(reference);
     pos = hole + 2;
   }
+  command.env.push_back(std::string(kTestNameVariable) + "=" + std::string(name));
   return command;
 }
 
@@ -203,9 +211,11 @@ std::vector<TestCommand> make_template_commands(const std::vector<std::string>& 
   std::vector<TestCommand> tests;
   tests.reserve(names.size());
   for (const auto& name : names) {
+    ShellCommand command = instantiate_command(command_template, name);
     TestCommand t;
     t.name = name;
-    t.argv = {"/bin/sh", "-c", instantiate_command(command_template, name)};
+    t.argv = {"/bin/sh", "-c", std::move(command.text)};
+    t.env = std::move(command.env);
     t.through_shell = true;
     tests.push_back(std::move(t));
   }

@@ -5,6 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include "collect_test_support.h"
 #include "dlfl/collect/binary_probe.h"
@@ -211,6 +214,28 @@ TEST(CollectGcov, NameListAndCommandTemplate) {
   EXPECT_THAT(test_named(s, "-4").message, HasSubstr("exit status 1"));
   EXPECT_EQ(covered_lines(s, "-4", kCalc), (Lines{16, 17, 18}));
   EXPECT_EQ(covered_lines(s, "4", kCalc), (Lines{16, 17, 20}));
+}
+
+// Test names are the code base's data: inside a command substitution, backquotes or a
+// parameter expansion of the template, none runs code, and each reaches its command whole.
+TEST(CollectGcov, HostileNamesInsideSubstitutionsRunNothing) {
+  TempDir dir;
+  const fs::path marker = dir / "marker";
+  const std::string touch = "touch " + marker.string();
+  write_text(dir / "names", "$(" + touch + ")\n`" + touch + "`\n'; " + touch + "; '\n\"; " + touch +
+                                "; \"\n)\"; " + touch + "; \"(\n");
+  // Each test checks that its command saw exactly the name it was listed with.
+  write_text(dir / "check.sh", "[ \"$1\" = \"$DLFL_TEST_NAME\" ] && [ \"$2\" = \"$DLFL_TEST_NAME\" ]\n");
+  const std::string command = "sh " + (dir / "check.sh").string() +
+                              " \"$(printf %s {})\" \"`printf %s \"{}\"`\" && " + mini("gcc", "calc_cli") +
+                              " \"${DLFL_UNSET:-4}\"";
+  write_text(dir / "cmd", command);
+  const Collected c = collect(dir, "--tests " + (dir / "names").string() + " --cmd \"$(cat " +
+                                       (dir / "cmd").string() + ")\" --coverage gcov " + common_args());
+  ASSERT_EQ(c.run.exit_code, 2) << c.run.err;  // no test fails: nothing to rank, said so
+  EXPECT_FALSE(fs::exists(marker)) << "a test name ran code";
+  EXPECT_THAT(c.run.err, HasSubstr("no failing test"));
+  EXPECT_THAT(c.run.err, HasSubstr("5 tests"));
 }
 
 TEST(CollectGcov, DifferentialOracleJudgesByTheReferencesOutputAndStatus) {
@@ -433,8 +458,8 @@ TEST(CollectInterrupt, SigintStopsRunningTestsAndCleansUp) {
   EXPECT_FALSE(fs::exists(dir / "out.dlfl"));
 }
 
-// SIGKILL cannot be handled: the killed collect's scratch directory stays, named for its
-// pid, and the next collect in the same place removes it.
+// SIGKILL cannot be handled: the killed collect's scratch directory stays, and the next
+// collect in the same place removes it once it ends (the kernel released its lock).
 TEST(CollectInterrupt, SigkillLeavesNothingPastTheNextCollect) {
   TempDir dir;
   const fs::path work = dir / "work";
@@ -463,6 +488,49 @@ TEST(CollectInterrupt, SigkillLeavesNothingPastTheNextCollect) {
       collect(dir, "--gtest " + mini("gcc") + " --filter 'Calc.Abs*' --work-dir " + work.string() + " " + common_args());
   EXPECT_EQ(next.run.exit_code, 0) << next.run.err;
   EXPECT_TRUE(fs::is_empty(work)) << "the killed run's " << left[0] << " is reclaimed";
+}
+
+// Containers and CI runners share /tmp across PID namespaces: a live collect whose PID
+// this namespace cannot see (its name carries a PID that is dead here) keeps its scratch
+// directory while another collect runs and ends in the same place.
+TEST(CollectInterrupt, ALiveScratchDirectoryOfAnotherPidNamespaceSurvives) {
+  if (run_shell("unshare --pid --fork true 2>&1").exit_code != 0)
+    GTEST_SKIP() << "this kernel or sandbox forbids a new PID namespace (unshare --pid --fork): "
+                 << run_shell("unshare --pid --fork true 2>&1").out;
+  // A PID free in this namespace, for the other namespace's collect to run as.
+  auto pid = static_cast<pid_t>(std::stol(slurp("/proc/sys/kernel/pid_max")) - 1);
+  while (pid > 1000 && (::kill(pid, 0) == 0 || errno != ESRCH)) --pid;
+  TempDir dir;
+  const fs::path work = dir / "work";
+  fs::create_directories(work);
+  const std::string inner = std::string(DLFL_BINARY) + " collect --gtest " + mini("gcc") +
+                            " --filter Calc.Hang --timeout 120 --work-dir " + work.string() + " -o " +
+                            (dir / "inner.dlfl").string();
+  // The shell is the namespace's PID 1; the collect it forks after setting the last PID
+  // gets `pid`.
+  const std::string start = "unshare --pid --fork --kill-child sh -c 'echo " + std::to_string(pid - 1) +
+                            " > /proc/sys/kernel/ns_last_pid && " + inner + "' >/dev/null 2>&1 & echo $!";
+  const CommandResult started = run_shell(start);
+  const pid_t unshare_pid = std::stoi(started.out);
+  const std::string live = "dlfl-collect-" + std::to_string(pid) + "-";
+  bool running = false;
+  for (int i = 0; i < 200 && !running; ++i) {
+    for (const auto& e : fs::directory_iterator(work))
+      running = running || (e.path().filename().string().starts_with(live) && fs::exists(e.path() / "t0"));
+    if (!running) ::usleep(100'000);
+  }
+  ASSERT_TRUE(running) << "the collect in the other namespace did not start as PID " << pid;
+
+  const Collected next =
+      collect(dir, "--gtest " + mini("gcc") + " --filter 'Calc.Abs*' --work-dir " + work.string() + " " + common_args());
+  EXPECT_EQ(next.run.exit_code, 0) << next.run.err;
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(work)) left.push_back(e.path().filename().string());
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_TRUE(left[0].starts_with(live)) << left[0];
+  EXPECT_TRUE(fs::exists(work / left[0] / "t0")) << "the live run's scratch directory was reclaimed";
+  ::kill(unshare_pid, SIGKILL);  // --kill-child ends the other namespace with it
+  run_shell("while kill -0 " + std::to_string(unshare_pid) + " 2>/dev/null; do sleep 0.1; done");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
-// Substituted values in /bin/sh command lines: a test name or a path is one word, never
-// code, whether the template leaves its placeholder bare or puts it in quotes.
+// Substituted values in /bin/sh command lines: a test name is one word, never code,
+// whether the template leaves its placeholder bare, puts it in quotes, or inside a command
+// substitution, backquotes or a parameter expansion; paths (quote_for_shell) likewise in
+// the quotings dlfl's own templates use.
 #include "dlfl/collect/shell_quoting.h"
 
 #include <gmock/gmock.h>
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "dlfl/collect/process.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
 #include "../support/shell_output.h"
@@ -16,9 +19,15 @@ namespace dlfl::collect {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::HasSubstr;
 
-std::string run_shell(const std::string& command) {
-  return dlfl::testing::shell_output("/bin/sh -c " + shell_quote(command));
+// Runs a test command as collection does: /bin/sh -c TEXT with its environment.
+std::string run_test_command(const ShellCommand& command) {
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", command.text};
+  spec.env_set = command.env;
+  spec.timeout = std::chrono::seconds(20);
+  return run_process(spec).out;
 }
 
 class ShellQuotingTemplates : public ::testing::TestWithParam<const char*> {
@@ -32,27 +41,56 @@ class ShellQuotingTemplates : public ::testing::TestWithParam<const char*> {
   // the ways a quote can be closed or a command substituted.
   std::vector<std::string> hostile() const {
     const std::string touch = "touch " + marker_.string();
-    return {"$(" + touch + ")", "`" + touch + "`", "'; " + touch + "; '", "\"; " + touch + "; \"",
-            "a b\tc\nd", "back\\slash\\", "$HOME ${HOME}", "it's \"quoted\"", "'", "\"", "\\", "-n", ""};
+    return {"$(" + touch + ")",
+            "`" + touch + "`",
+            "'; " + touch + "; '",
+            "\"; " + touch + "; \"",
+            "\"$(" + touch + ")\"",
+            "'$(" + touch + ")'",
+            ")\"; " + touch + "; echo \"(",
+            "}; " + touch + "; {",
+            "a b\tc\nd",
+            "back\\slash\\",
+            "$HOME ${HOME}",
+            "it's \"quoted\"",
+            "*",
+            "'",
+            "\"",
+            "\\",
+            "-n",
+            ""};
   }
   fs::path marker_;
 };
 
 // printf prints its one argument between brackets: the word the shell made of the value.
-TEST_P(ShellQuotingTemplates, EveryTemplateQuotingPassesTheNameAsOneWord) {
+TEST_P(ShellQuotingTemplates, EveryTemplateQuotingPassesTheNameAsOneWordAndRunsNothing) {
   const std::string template_ = GetParam();
   for (const std::string& name : hostile()) {
-    const std::string command = instantiate_command(template_, name);
+    const ShellCommand command = instantiate_command(template_, name);
+    if (name.size() > 3) {
+      EXPECT_EQ(command.text.find(name), std::string::npos) << "the name is spliced into the command text: " << command.text;
+    }
     const std::string expected = template_.find("x{}y") != std::string::npos ? "[x" + name + "y]" : "[" + name + "]";
-    EXPECT_EQ(run_shell(command), expected) << template_ << " with " << name << ": " << command;
-    EXPECT_FALSE(fs::exists(marker_)) << template_ << " ran code from " << name << ": " << command;
+    EXPECT_EQ(run_test_command(command), expected) << template_ << " with " << name << ": " << command.text;
+    EXPECT_FALSE(fs::exists(marker_)) << template_ << " ran code from " << name << ": " << command.text;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Templates, ShellQuotingTemplates,
-                         ::testing::Values("printf '[%s]' {}", "printf '[%s]' '{}'", "printf '[%s]' \"{}\"",
-                                           "printf '[%s]' \"x{}y\"", "printf '[%s]' 'x{}y'",
-                                           "printf '[%s]' x{}y", "printf \"[%s]\" \"{}\""));
+INSTANTIATE_TEST_SUITE_P(
+    Templates, ShellQuotingTemplates,
+    ::testing::Values("printf '[%s]' {}", "printf '[%s]' '{}'", "printf '[%s]' \"{}\"", "printf '[%s]' \"x{}y\"",
+                      "printf '[%s]' 'x{}y'", "printf '[%s]' x{}y", "printf \"[%s]\" \"{}\"",
+                      // Substitutions open a new level of quoting inside a word.
+                      "v=\"$(printf '%s.' {})\"; printf '[%s]' \"${v%.}\"",
+                      "v=\"$(printf '%s.' \"{}\")\"; printf '[%s]' \"${v%.}\"",
+                      "v=$(printf '%s.' {}); printf '[%s]' \"${v%.}\"",
+                      "v=\"`printf '%s.' {}`\"; printf '[%s]' \"${v%.}\"",
+                      "v=\"$(printf '%s.' \"$(printf '%s' {})\")\"; printf '[%s]' \"${v%.}\"",
+                      "printf '[%s]' \"${DLFL_UNSET_VARIABLE:-{}}\"",
+                      "printf '[%s]' ${DLFL_UNSET_VARIABLE:-{}}",
+                      "sh -c 'printf \"[%s]\" \"$1\"' sh {}",
+                      "case {} in *) printf '[%s]' {};; esac"));
 
 TEST(ShellQuotingTracker, FollowsQuotesAndEscapes) {
   ShellQuoteTracker t;
@@ -70,13 +108,55 @@ TEST(ShellQuotingTracker, FollowsQuotesAndEscapes) {
   EXPECT_TRUE(t.escaped());
 }
 
-TEST(ShellQuotingTracker, APlaceholderAfterABackslashIsRefused) {
-  try {
-    (void)instantiate_command("prog \\{}", "x");
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("follows a backslash"));
-  }
+TEST(ShellQuotingTracker, SubstitutionsOpenANewLevelOfQuoting) {
+  ShellQuoteTracker t;
+  t.feed("\"$(");
+  EXPECT_EQ(t.state(), ShellQuoting::none);  // "$( a placeholder here is unquoted
+  t.feed("x '");
+  EXPECT_EQ(t.state(), ShellQuoting::single);
+  t.feed("')");
+  EXPECT_EQ(t.state(), ShellQuoting::double_);  // back in the double quotes
+  t.feed("`");
+  EXPECT_EQ(t.state(), ShellQuoting::none);
+  t.feed("`${x:-");
+  EXPECT_EQ(t.state(), ShellQuoting::double_);  // the word of "${x:-...}" is double-quoted
+  t.feed("'}\"");                                // a plain quote there
+  EXPECT_EQ(t.state(), ShellQuoting::none);
+  t.feed("$(( 1 + (2) ");
+  EXPECT_TRUE(t.in_arithmetic());
+  t.feed("))");
+  EXPECT_FALSE(t.in_arithmetic());
+  EXPECT_EQ(t.state(), ShellQuoting::none);
+  EXPECT_FALSE(t.too_deep());
+}
+
+TEST(ShellQuotingTracker, PlaceholdersAfterABackslashOrInArithmeticOrTooDeepAreRefused) {
+  auto error_of = [](const std::string& template_) -> std::string {
+    try {
+      (void)instantiate_command(template_, "x");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_THAT(error_of("prog \\{}"), HasSubstr("follows a backslash"));
+  EXPECT_THAT(error_of("echo $(( {} + 1 ))"), HasSubstr("$((...))"));
+  EXPECT_THAT(error_of("echo $(( $(echo {}) ))"), HasSubstr("$((...))"));
+  std::string deep;
+  for (int i = 0; i < ShellQuoteTracker::kMaxDepth + 2; ++i) deep += "$(";
+  EXPECT_THAT(error_of(deep + "{}"), HasSubstr("deep"));
+}
+
+TEST(ShellQuoting, PathsAreQuotedForTheirQuoting) {
+  ShellQuoteTracker none, single, double_;
+  single.feed("'");
+  double_.feed("\"");
+  EXPECT_EQ(quote_for_shell("it's", none, "{p}"), "'it'\\''s'");
+  EXPECT_EQ(quote_for_shell("it's", single, "{p}"), "it'\\''s");
+  EXPECT_EQ(quote_for_shell("a$b\"", double_, "{p}"), "a\\$b\\\"");
+  EXPECT_EQ(reference_for_shell("V", none, "{}"), "\"${V}\"");
+  EXPECT_EQ(reference_for_shell("V", single, "{}"), "'\"${V}\"'");
+  EXPECT_EQ(reference_for_shell("V", double_, "{}"), "${V}");
 }
 
 }  // namespace

@@ -123,11 +123,12 @@ TEST(TestList, NamesCommentsBlanksAndDuplicates) {
   EXPECT_THROW(read_test_list(dir / "missing"), Error);
 }
 
-TEST(CommandTemplate, NamesAreQuotedForTheShell) {
+TEST(CommandTemplate, NamesReachTheShellThroughTheEnvironmentOnly) {
   const auto tests = make_template_commands({"plain", "it's; rm -rf /"}, "run {} --name={}");
   ASSERT_EQ(tests.size(), 2u);
-  EXPECT_THAT(tests[0].argv, ElementsAre("/bin/sh", "-c", "run 'plain' --name='plain'"));
-  EXPECT_EQ(tests[1].argv[2], "run 'it'\\''s; rm -rf /' --name='it'\\''s; rm -rf /'");
+  EXPECT_THAT(tests[0].argv, ElementsAre("/bin/sh", "-c", "run \"${DLFL_TEST_NAME}\" --name=\"${DLFL_TEST_NAME}\""));
+  EXPECT_EQ(tests[1].argv, tests[0].argv);  // the text never depends on the name
+  EXPECT_THAT(tests[1].env, ElementsAre("DLFL_TEST_NAME=it's; rm -rf /"));
   EXPECT_EQ(tests[1].name, "it's; rm -rf /");
   EXPECT_THROW(make_template_commands({"a"}, "run"), Error);
 }
@@ -135,9 +136,21 @@ TEST(CommandTemplate, NamesAreQuotedForTheShell) {
 TEST(CommandTemplate, QuotedNameReachesTheCommandIntact) {
   testing::TempDir dir;
   const auto tests = make_template_commands({"a 'b' $c"}, "printf %s {} > " + (dir / "out").string());
-  const auto r = testing::run_shell(shell_quote(tests[0].argv[2]).insert(0, "/bin/sh -c "));
+  const auto r = testing::run_shell("env " + shell_quote(tests[0].env.at(0)) + " /bin/sh -c " + shell_quote(tests[0].argv[2]));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(testing::slurp(dir / "out"), "a 'b' $c");
+}
+
+TEST(TestList, ANulInANameIsAnErrorNotADroppedTest) {
+  testing::TempDir dir;
+  testing::write_text(dir / "names", std::string("first\nsec\0ond\n", 14));
+  try {
+    (void)read_test_list(dir / "names");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr(":2: test name"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("NUL"));
+  }
 }
 
 }  // namespace

@@ -111,14 +111,25 @@ std::vector<TestCommand> list_ctest_tests(const std::filesystem::path& build_dir
 // in bounded chunks: a gigabyte without a line break costs no gigabyte).
 std::vector<std::string> read_test_list(const std::filesystem::path& file);
 
-// The shell command for one test: every `{}` in the template replaced by the name,
-// quoted for /bin/sh where it stands (quote_for_shell: `{}`, `'{}'` and `"{}"` all pass
-// the name as one word, never as code). Throws dlfl::Error for `\{}`.
-std::string instantiate_command(std::string_view command_template, std::string_view name);
+// The environment variable through which a test command template's `{}` gets the test's
+// name: the command line only refers to it, so the name is never shell text.
+inline constexpr std::string_view kTestNameVariable = "DLFL_TEST_NAME";
 
-// `/bin/sh -c TEMPLATE` with every `{}` replaced by the name, single-quoted for the
-// shell (so names with blanks or quotes are one word and never code). Throws dlfl::Error
-// when the template has no `{}`.
+// A /bin/sh command line and the environment entries ("NAME=VALUE") it refers to.
+struct ShellCommand {
+  std::string text;
+  std::vector<std::string> env;
+};
+
+// The shell command for one test: every `{}` in the template replaced by a reference to
+// $DLFL_TEST_NAME that keeps the name one word where it stands (reference_for_shell:
+// `{}`, `'{}'`, `"{}"`, `"$(prog {})"`, backquotes, `${x:-{}}` and here-strings all pass
+// the name as it is), and env = {"DLFL_TEST_NAME=NAME"}. The name never becomes code,
+// whatever it holds. Throws dlfl::Error for `\{}` and `{}` inside `$((...))`.
+ShellCommand instantiate_command(std::string_view command_template, std::string_view name);
+
+// `/bin/sh -c TEMPLATE` for each name, as instantiate_command makes it (its environment
+// entry in TestCommand::env). Throws dlfl::Error when the template has no `{}`.
 std::vector<TestCommand> make_template_commands(const std::vector<std::string>& names,
                                                 std::string_view command_template);
 
