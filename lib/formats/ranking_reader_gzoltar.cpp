@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "dlfl/csv_field.h"
 #include "dlfl/error.h"
 #include "gzoltar_text.h"
 #include "ranking_reader_text.h"
@@ -32,7 +33,8 @@ std::vector<ReadRanking> parse_gzoltar_ranking(std::string_view text, const std:
     const auto semicolon = line.rfind(';');
     if (semicolon == std::string_view::npos)
       throw Error(source, lines.line_number(), "expected 'name;suspiciousness_value'");
-    const std::string_view name = line.substr(0, semicolon);
+    // One leading ' is dlfl's guard against spreadsheet formulas (csv_field.h).
+    const std::string_view name = without_formula_guard(line.substr(0, semicolon));
     if (name.empty()) throw Error(source, lines.line_number(), "empty element name");
     ScoredElement e = element_from_name(name);
     e.score = parse_score_field(line.substr(semicolon + 1), source, lines.line_number());

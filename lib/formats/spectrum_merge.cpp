@@ -6,10 +6,13 @@
 // pass: an output row is the inputs' rows one after the other, test ids shifted.
 #include "dlfl/formats/spectrum_merge.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -145,6 +148,10 @@ TestUnion unite_tests(std::vector<Input>& in) {
     auto& map = u.output_of.emplace_back();
     for (const TestCase& t : input.spectrum.tests()) {
       auto [it, added] = index.try_emplace(t.name, static_cast<std::uint32_t>(runs.size()));
+      // Within one input a name is one test: two records of it are not runs to join.
+      if (!added && it->second >= before)
+        throw Error(input.name, 0, "test '" + excerpt(t.name) + "' appears twice; the tests of one spectrum have "
+                                   "distinct names (repeated runs are joined across inputs: dlfl merge A B)");
       map.push_back(it->second);
       if (added) {
         runs.emplace_back().add(t);
@@ -509,9 +516,17 @@ MergeStats merge_to_native(std::vector<Input>& in, const fs::path& target, const
 MergeStats merge_spectra(std::span<const fs::path> inputs, const fs::path& output, SpectrumFormat format,
                          const MergeOptions& options) {
   if (inputs.empty()) throw Error("nothing to merge: give at least one input spectrum");
+  // One file named twice is one input: its runs are not repeated runs (merge X X is X).
+  std::vector<fs::path> distinct;
+  std::set<std::pair<dev_t, ino_t>> seen;
+  for (const auto& path : inputs) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && !seen.emplace(st.st_dev, st.st_ino).second) continue;
+    distinct.push_back(path);
+  }
   // Native inputs are mapped and checked as they are merged; their pages are dropped once
   // merged.
-  std::vector<Input> in = merge::read_inputs(inputs);
+  std::vector<Input> in = merge::read_inputs(distinct);
   std::optional<AtomicFile> file;
   if (format == SpectrumFormat::native) {
     const MergeStats stats = merge_to_native(in, output, options, file);

@@ -1,4 +1,5 @@
 // Ranking in GZoltar's `<formula>.ranking.csv` form: `name;suspiciousness_value`.
+#include "dlfl/csv_field.h"
 #include "dlfl/error.h"
 #include "ranking_text.h"
 
@@ -14,8 +15,15 @@ class GzoltarRankingWriter final : public RankingWriter {
       throw Error("the gzoltar ranking format holds exactly one formula, not " +
                   std::to_string(rankings.size()));
     out << "name;suspiciousness_value\n";
-    for (const auto& r : rankings[0].ranking)
-      out << spectrum.element_name(r.element) << ';' << format_score(r.score) << '\n';
+    // A spreadsheet opens this too: a name it would take for a formula gets the leading '
+    // every dlfl CSV writer gives it (csv_field.h), which the readers take away again.
+    for (const auto& r : rankings[0].ranking) {
+      const std::string name = spectrum.element_name(r.element);
+      if (name.find_first_of("\r\n") != std::string::npos)
+        throw Error("element '" + excerpt(name) +
+                    "' has a line break in its name, which the gzoltar ranking format cannot hold (use csv or json)");
+      out << (needs_formula_guard(name) ? "'" : "") << name << ';' << format_score(r.score) << '\n';
+    }
   }
 };
 

@@ -12,6 +12,7 @@
 
 #include "dlfl/formula.h"
 #include "ranking_text.h"
+#include "source_file.h"
 
 namespace dlfl::io::detail {
 namespace {
@@ -230,8 +231,8 @@ class HtmlRankingWriter final : public RankingWriter {
     std::size_t budget = kSourceBudget;
     Json sources = Json::array();
     for (const auto& f : files) {
-      const std::filesystem::path path = options.source_root.empty() ? std::filesystem::path(f) : options.source_root / f;
-      sources.push_back(source_lines(path, budget));
+      const auto path = confined_source_file(options.source_root, f);
+      sources.push_back(path ? source_lines(*path, budget) : std::vector<std::string>());
     }
     Json ranked = Json::array();
     for (const auto& ranking : rankings) {

@@ -273,6 +273,12 @@ TEST_F(EvalCommand, ErrorsAreOneLineExitTwoAndLeaveNoOutput) {
   EXPECT_EQ(truth.exit_code, 2);
   EXPECT_THAT(truth.err, StartsWith("dlfl: error: " + path("bad-truth.txt") + ":1: "));
 
+  // A file of NUL bytes is no truth file (it used to be one faulty element, exit 0).
+  write_text(dir_ / "nul-truth.txt", std::string(4096, '\0'));
+  const RunResult nul = run_dlfl("eval " + path("ochiai.csv") + " --truth " + path("nul-truth.txt"));
+  EXPECT_EQ(nul.exit_code, 2);
+  EXPECT_EQ(nul.err, "dlfl: error: " + path("nul-truth.txt") + ":1: holds a NUL byte: not a truth file\n");
+
   const RunResult both = run_dlfl("eval " + path("ochiai.csv") + " --truth a --bug m:1");
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_THAT(both.err, HasSubstr("exactly one of --truth"));

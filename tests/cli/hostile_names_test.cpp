@@ -72,6 +72,33 @@ TEST_F(HostileNames, HtmlReportDataHoldsNoMarkupAndReadsBackTheNames) {
   EXPECT_THAT(json.dump(), HasSubstr("<!--<script>x.cpp"));
 }
 
+// A report made to be shared embeds the sources under --source-root only: elements that
+// name files outside it (`../`, absolute, a link inside that leads out) show no source.
+TEST_F(HostileNames, HtmlReportEmbedsNoFileOutsideTheSourceRoot) {
+  const std::filesystem::path root = dir_ / "root", secrets = dir_ / "secrets";
+  write_text(root / "src" / "ok.cpp", "int visible_source_line;\n");
+  write_text(secrets / "id_rsa", "SECRET-KEY-MATERIAL\n");
+  write_text(secrets / "shadow", "SECRET-SHADOW\n");
+  write_text(secrets / "linked", "SECRET-THROUGH-A-LINK\n");
+  std::filesystem::create_symlink(secrets / "linked", root / "src" / "link.cpp");
+  SpectrumBuilder b;
+  b.add_element("src/ok.cpp", 1, 1, "f");
+  b.add_element("../secrets/id_rsa", 1, 1, "g");
+  b.add_element((secrets / "shadow").string(), 1, 1, "h");
+  b.add_element("src/link.cpp", 1, 1, "i");
+  b.add_test(TestCase::fail("T1"), {0, 1, 2, 3});
+  b.add_test(TestCase::pass("T2"), {0});
+  const auto spectrum = dir_ / "outside.dlfl";
+  io::write_native(std::move(b).finish(), spectrum);
+  const auto html = dir_ / "outside.html";
+  const RunResult r = run_dlfl("rank " + spectrum.string() + " --format html --source-root " + root.string() +
+                               " -o " + html.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = slurp(html);
+  EXPECT_THAT(page, HasSubstr("int visible_source_line;"));
+  EXPECT_THAT(page, Not(HasSubstr("SECRET")));
+}
+
 TEST_F(HostileNames, HtmlReportRendersTheHostileRowsInABrowser) {
   if (!have_program("chromium")) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it)";
   const auto html = dir_ / "r.html";
@@ -127,6 +154,42 @@ TEST_F(HostileNames, CsvCellsNeverStartAFormulaAndReadBackAsTheNames) {
   }
   EXPECT_THAT(files, ::testing::UnorderedElementsAre(kHtmlFile, kFormulaFile, kForgedLine, "src/plain.cpp"));
   EXPECT_THAT(functions, ::testing::UnorderedElementsAre(kFunction, "@SUM(A1)", "-2+3", "+cmd|' /C calc'!A0"));
+}
+
+// GZoltar's ranking file opens in spreadsheets too: no name starts a formula, and dlfl's
+// reader takes the guard away again. A name with a line break cannot be written there.
+TEST_F(HostileNames, GzoltarRankingGuardsFormulasAndRefusesLineBreaks) {
+  SpectrumBuilder b;
+  b.add_element(kFormulaFile, 5, 5, "f");
+  b.add_element("src/plain.cpp", 9, 9, "g");
+  b.add_test(TestCase::fail("T1"), {0});
+  b.add_test(TestCase::pass("T2"), {1});
+  const auto spectrum_file = dir_ / "formula.dlfl";
+  io::write_native(std::move(b).finish(), spectrum_file);
+  const auto out = dir_ / "ochiai.ranking.csv";
+  const RunResult r = run_dlfl("rank " + spectrum_file.string() + " --formula ochiai --format gzoltar -o " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = slurp(out);
+  EXPECT_THAT(text, HasSubstr("\n'=HYPERLINK"));
+  EXPECT_EQ(text.find("\n="), std::string::npos) << text;
+  const auto read = io::read_rankings(out);
+  ASSERT_EQ(read.size(), 1u);
+  ASSERT_FALSE(read.front().elements.empty());
+  EXPECT_EQ(read.front().elements.front().file, kFormulaFile);
+
+  const RunResult broken = rank("gzoltar", dir_ / "broken.ranking.csv");
+  EXPECT_EQ(broken.exit_code, 2);
+  EXPECT_THAT(broken.err, HasSubstr("has a line break in its name"));
+}
+
+// On a terminal every output is printable text, CSV and JSON included (script(1) gives
+// the command a terminal).
+TEST_F(HostileNames, CsvOnATerminalEscapesControlCharacters) {
+  if (!have_program("script")) GTEST_SKIP() << "script (bsdutils) is not installed";
+  const std::string command = std::string(DLFL_BINARY) + " rank " + spectrum().string() + " --format csv";
+  const std::string shown = dlfl::testing::shell_output("script -qec '" + command + "' /dev/null");
+  EXPECT_THAT(shown, HasSubstr("forged\\x1b[31m"));
+  EXPECT_EQ(shown.find('\x1b'), std::string::npos) << shown;
 }
 
 TEST_F(HostileNames, TableAndGithubOutputsEscapeControlCharacters) {

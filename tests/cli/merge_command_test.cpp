@@ -70,6 +70,23 @@ TEST_F(MergeCommand, BadInputIsOneLineExitTwo) {
 
 // Two spectra with no element and no test in common (of two programs, merged by
 // mistake), or one with a source root beside one without: refused, unless asked for.
+// One rule for duplicate names: a file named twice is one input (merge X X is X), and one
+// spectrum holding a name twice (T1 PASS and T1 FAIL) is refused, never made a flaky test.
+TEST_F(MergeCommand, DuplicateNamesHaveOneRule) {
+  const fs::path x = dir_ / "x.dlfl";
+  write(x, {{TestCase::fail("T1"), {0, 1}}, {TestCase::pass("T2"), {1, 2}}});
+  ASSERT_EQ(run_dlfl("merge " + q(x) + " -o " + q(dir_ / "once.dlfl")).exit_code, 0);
+  const RunResult twice = run_dlfl("merge " + q(x) + " " + q(x) + " -o " + q(dir_ / "twice.dlfl"));
+  ASSERT_EQ(twice.exit_code, 0) << twice.err;
+  EXPECT_EQ(slurp(dir_ / "twice.dlfl"), slurp(dir_ / "once.dlfl"));
+
+  const fs::path gz = dir_ / "dup";
+  write_text(gz / "spectra.csv", "name\nsrc/a.cpp#f():1\nsrc/a.cpp#f():2\n");
+  write_text(gz / "matrix.txt", "1 0 +\n1 1 -\n");
+  write_text(gz / "tests.csv", "name,outcome,runtime,stacktrace\nT1,PASS,1,\nT1,FAIL,1,\n");
+  expect_refused(q(gz), gz.string() + ": test 'T1' appears twice");
+}
+
 TEST_F(MergeCommand, UnrelatedInputsNeedAllowDisjoint) {
   write(dir_ / "a.dlfl", {{TestCase::fail("T.one"), {0, 1}}});
   SpectrumBuilder b;

@@ -2,9 +2,11 @@
 #include "cli_support.h"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "dlfl/lab/bench/bench_runner.h"
 #include "dlfl/collect/process.h"
@@ -15,6 +17,16 @@
 namespace dlfl::cli {
 
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& emit) {
+  if ((path.empty() || path == "-") && ::isatty(STDOUT_FILENO)) {
+    // On a terminal every output (CSV and JSON too) is shown line by line as printable
+    // text: a name from the code base holding ESC cannot move the cursor or recolour it.
+    std::ostringstream text;
+    emit(text);
+    std::istringstream lines(text.str());
+    for (std::string line; std::getline(lines, line);) std::cout << printable(line) << '\n';
+    std::cout.flush();
+    return;
+  }
   if (path.empty() || path == "-") {
     emit(std::cout);
     std::cout.flush();

@@ -40,7 +40,10 @@ struct MergeOptions {
 // code and by name for extrinsic elements; one identified the same way with another
 // function or last line is not the same code and is refused. An element present in some
 // inputs only is kept and counts as not covered by the other inputs' tests.
-// Tests: the union by name, in the order first met. A test met in several inputs is one
+// An input file named twice (the same device and inode) is read once, so `merge X X`
+// gives X. Within one input test names are distinct: a name recorded twice there is
+// refused, never joined as two runs. Tests: the union by name, in the order first met.
+// A test met in several inputs is one
 // test covering the union of its coverage, with failure weight = the mean of its weights
 // (its failing share: flaky when it failed on some machines only), its runtimes summed.
 // Element order: the first input's when all inputs share one element table, else the
