@@ -154,6 +154,8 @@ for side in "${sides[@]}"; do
     [[ -n $build_jobs ]] && args+=(--build-jobs "$build_jobs")
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
     echo "realbugs.sh: $side: reproducing $(grep -c . <<<"$selected") of the $(grep -c . <<<"$ids") listed bugs into $out/$side" >&2
+    # A manifest is data: BugsC++ defects take their commands from the checkout itself.
+    [[ $side == traditional ]] && args+=(--bugscpp "$bugscpp")
     "$dlfl" bugset reproduce "$manifest" --repos "$repos" -o "$out/$side" -j "$jobs" "${args[@]}"
   fi
 

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -14,6 +15,7 @@
 #include "dlfl/collect/progress.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
+#include "dlfl/lab/eval/bugscpp_import.h"
 #include "dlfl/lab/eval/unified_diff.h"
 #include "dlfl/spectrum_subset.h"
 
@@ -196,6 +198,33 @@ class Defect {
 };
 
 }  // namespace
+
+void take_bugscpp_defects_from_checkout(const std::vector<eval::BugReport*>& bugs, const fs::path& checkout,
+                                        const fs::path& manifest) {
+  std::vector<eval::BugReport*> defects;
+  for (auto* bug : bugs)
+    if (bug->bugscpp) defects.push_back(bug);
+  if (defects.empty()) return;
+  if (checkout.empty())
+    throw Error(manifest.string(), 0,
+                "bug " + defects.front()->id +
+                    " is a BugsC++ defect: its build and test commands come from the BugsC++ checkout you name with "
+                    "--bugscpp DIR, never from a manifest");
+  std::map<std::string, eval::BugsCppDefect> by_id;
+  for (auto& imported : eval::import_bugscpp(checkout))
+    if (imported.bugscpp) by_id.emplace(imported.id, std::move(*imported.bugscpp));
+  for (auto* bug : defects) {
+    const auto it = by_id.find(bug->id);
+    if (it == by_id.end())
+      throw Error(checkout.string(), 0, "has no BugsC++ defect " + bug->id + " (named by " + manifest.string() + ")");
+    if (it->second != *bug->bugscpp)
+      throw Error(manifest.string(), 0,
+                  "bug " + bug->id + ": its \"bugscpp\" commands, patches or files differ from the defect in " +
+                      checkout.string() + "; only the checkout's run: import the manifest again with `dlfl bugset "
+                      "import bugscpp " + checkout.string() + "`");
+    bug->bugscpp = it->second;
+  }
+}
 
 GitClone find_bugscpp_clone(const fs::path& repos, const eval::BugReport& bug) {
   const std::string named = bug.bugscpp ? url_project(bug.bugscpp->url) : "";

@@ -22,6 +22,7 @@
 #include "dlfl/lab/eval/fault_matching.h"
 #include "dlfl/lab/eval/metrics.h"
 #include "dlfl/lab/mutate/glob.h"
+#include "dlfl/files/tree_removal.h"
 
 namespace dlfl::bench {
 namespace {
@@ -194,8 +195,7 @@ collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, c
   const CommandOutcome listed = run_command("(" + expand_command(s.test_list, vars) + "\n) > " +
                                                 collect::shell_quote(list.string()),
                                             tree.build, env, s.test_timeout, cancel);
-  std::error_code ignored;
-  std::filesystem::remove_all(scratch, ignored);
+  io::remove_tree_quietly(scratch);
   if (!listed.ok) throw TestListFailure("listing the tests (test_list): " + failure_summary(listed), listed.output);
   std::string names;
   std::size_t count = 0;
@@ -203,6 +203,12 @@ collect::CommandList listed_tests(const FaultContext& c, const WorkTree& tree, c
   for (std::string line; std::getline(in, line);) {
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
     if (line.empty() || (!c.listed_only.empty() && !c.listed_only.contains(line))) continue;
+    // The names are the code base's data: one must not reach test_command as an option
+    // (`sort {}` with `-o/some/file`).
+    if (line.starts_with('-'))
+      throw TestListFailure("the test_list command printed the test name '" + excerpt(line) +
+                                "', which starts with '-': test_command would take it for an option",
+                            listed.output);
     names += line + "\n";
     ++count;
   }

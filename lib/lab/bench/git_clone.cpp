@@ -6,6 +6,7 @@
 
 #include "dlfl/collect/process.h"
 #include "dlfl/error.h"
+#include "dlfl/files/tree_removal.h"
 
 namespace dlfl::bench {
 namespace {
@@ -172,8 +173,7 @@ void GitClone::remove_worktree(const fs::path& path) const noexcept {
       return list.ok && (list.out + "\n").find("worktree " + path.string() + "\n") != std::string::npos;
     };
     if (registered()) (void)run_git(dir_, {"worktree", "remove", "--force", "--force", path.string()});
-    std::error_code ec;
-    fs::remove_all(path, ec);
+    io::remove_tree_quietly(path);
     // Still registered (its directory was already gone, e.g. a killed run's): prune,
     // which also drops the user's own entries whose directories are gone, so only then.
     if (registered()) (void)run_git(dir_, {"worktree", "prune"});

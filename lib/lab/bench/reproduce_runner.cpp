@@ -25,6 +25,7 @@
 #include "dlfl/lab/bench/subject.h"
 #include "dlfl/lab/bench/work_tree.h"
 #include "dlfl/error.h"
+#include "dlfl/files/tree_removal.h"
 #include "dlfl/lab/eval/bugset_manifest.h"
 #include "dlfl/lab/eval/bugset_names.h"
 
@@ -129,8 +130,14 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   };
 
   // Everything is checked before anything is written or checked out.
-  const std::vector<eval::BugReport> bugs = eval::read_manifest(o.manifest);
+  std::vector<eval::BugReport> bugs = eval::read_manifest(o.manifest);
   const std::vector<const eval::BugReport*> selected = select_bugs(bugs, o);
+  {
+    // The selected bugs are `bugs`' own elements: their BugsC++ data is replaced in place.
+    std::vector<eval::BugReport*> writable;
+    for (const auto* bug : selected) writable.push_back(&bugs[static_cast<std::size_t>(bug - bugs.data())]);
+    take_bugscpp_defects_from_checkout(writable, o.bugscpp, o.manifest);
+  }
   std::vector<Formula> formulas;
   for (const auto& name : o.formulas) formulas.push_back(make_formula(name));
   // A bug's own recipe (--recipe BUG=FILE) comes before its project's.
@@ -296,10 +303,14 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   write_run_outputs(o.out_dir, result.records,
                     {.top_n = o.top_n, .wall_seconds = result.seconds, .real_bugs = true});
   if (error) std::rethrow_exception(error);
-  // Finished: the builds are of no further use (real projects' take gigabytes).
+  // Finished: the builds are of no further use (real projects' take gigabytes). OUT/work
+  // is removed as the name it has, never as where a link there leads (`work` above is
+  // resolved): a link is the user's scratch disk or a planted trap, and stays.
   if (result.pending == 0 && o.work_dir.empty()) {
     std::error_code ec;
-    fs::remove_all(work, ec);
+    const fs::path named = fs::absolute(o.out_dir) / "work";
+    if (io::remove_tree(named, ec) == io::TreeRemoval::link)
+      log(named.string() + " is a symbolic link: the work trees it leads to are left in place");
   }
   return result;
 }

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "dlfl/lab/bench/work_tree.h"  // read_text
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
+#include "dlfl/printable.h"
 #include "dlfl/lab/eval/bugset_names.h"
 
 namespace dlfl::bench {
@@ -231,6 +233,13 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   }
   for (const auto& arg : r.strings(doc, "cmake_args", {})) s.cmake_args.push_back(arg);
   s.extra_cflags = r.string(doc, "cflags", false);
+  // {cflags} is a word list that commands use unquoted or inside quotes ('-O0 {cflags}'):
+  // only characters that mean nothing to the shell in any of those places.
+  for (const auto c : s.extra_cflags)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view(" _=+,.:/@%-").find(c) == std::string_view::npos)
+      r.fail(fmt::format("cflags holds '{}', which the shell would read as more than a compiler flag; cflags "
+                         "are words of letters, digits and _=+,.:/@%- (quote-needing flags go in cmake_args)",
+                         printable(std::string(1, c))));
   s.test_filter = r.string(doc, "test_filter", false);
   for (const auto* command : {&s.configure, &s.build, &s.test_list}) {
     try {

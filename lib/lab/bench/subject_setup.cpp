@@ -14,6 +14,7 @@
 #include "dlfl/lab/mutate/mutant_output.h"
 #include "dlfl/lab/mutate/operators.h"
 #include "dlfl/lab/mutate/sampling.h"
+#include "dlfl/files/tree_removal.h"
 
 namespace dlfl::bench {
 namespace {
@@ -89,7 +90,8 @@ void instrument_tree(const Subject& s, const fs::path& original_build, const fs:
     throw Error(s.file.string(), 0,
                 "the runtime backend needs `dlfl instrument` (a dlfl built with the Clang 14 development "
                 "packages); set \"backend\": \"gcov\" instead");
-  fs::remove_all(out);
+  if (std::error_code ec; io::remove_tree(out, ec) == io::TreeRemoval::failed)
+    throw Error(out.string(), 0, "cannot remove the previous instrumented copy: " + ec.message());
   if (o.log) o.log(s.name + ": instrumenting " + s.root.string());
   TreeInstrumentation i;
   i.build_dir = original_build;

@@ -122,11 +122,20 @@ std::string four_digits(std::uint32_t index) {
   return buffer;
 }
 
+// A taxonomy's folders and files are its own: a symbolic link among them (a planted
+// `patch/` leading elsewhere) would make a manifest of files outside the checkout.
+void refuse_link(const fs::path& path, const char* what) {
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(path, ec)))
+    throw Error(path.string(), 0, std::string("a symbolic link, not ") + what + " of the taxonomy");
+}
+
 // A patch of the defect when present; its paths must stay in the tree.
 std::optional<BugsCppFile> read_patch(const fs::path& project_dir, std::uint32_t index, const std::string& kind,
                                       std::vector<DiffFile>* files) {
   const std::string name = four_digits(index) + "-" + kind + ".patch";
   const fs::path path = project_dir / "patch" / name;
+  refuse_link(project_dir / "patch", "the patch folder");
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return std::nullopt;
   if (fs::is_symlink(fs::symlink_status(path, ec))) throw Error(path.string(), 0, "a symbolic link, not a patch file");
@@ -143,6 +152,8 @@ std::optional<BugsCppFile> read_patch(const fs::path& project_dir, std::uint32_t
 // Every file under extra/NNNN, relative to it, by path.
 std::vector<BugsCppFile> read_extra_files(const fs::path& dir) {
   std::vector<BugsCppFile> files;
+  refuse_link(dir.parent_path(), "the extra folder");
+  refuse_link(dir, "a defect's extra folder");
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return files;
   for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
@@ -277,7 +288,11 @@ std::vector<BugReport> import_bugscpp(const fs::path& dir) {
   if (!fs::is_directory(taxonomy, ec)) throw Error(dir.string(), 0, "not a directory");
   std::vector<fs::path> projects;
   for (const auto& entry : fs::directory_iterator(taxonomy))
-    if (entry.is_directory() && fs::is_regular_file(entry.path() / "meta.json", ec)) projects.push_back(entry.path());
+    if (entry.is_directory() && fs::is_regular_file(entry.path() / "meta.json", ec)) {
+      refuse_link(entry.path(), "a project folder");
+      refuse_link(entry.path() / "meta.json", "a meta.json");
+      projects.push_back(entry.path());
+    }
   if (projects.empty())
     throw Error(dir.string(), 0, "no BugsC++ project here (expected bugscpp/taxonomy/PROJECT/meta.json or PROJECT/meta.json)");
   std::sort(projects.begin(), projects.end());

@@ -10,7 +10,9 @@ bool name_shaped(std::string_view name, std::size_t max_size, std::string_view p
   if (name.empty() || name.size() > max_size || !alnum(name.front())) return false;
   for (const char c : name)
     if (!alnum(c) && punctuation.find(c) == std::string_view::npos) return false;
-  return true;
+  // "owner+repo" becomes the path owner/repo when clones are looked up: no part of a name
+  // may be "..", whatever separates it ("x+..", "a#..").
+  return name.find("..") == std::string_view::npos;
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "../../cli/cli_runner.h"
 #include "../../support/shell_output.h"
@@ -72,7 +74,8 @@ TEST_F(BugsCppReproduce, ImportsTheTaxonomyAndReproducesOneDefectDiscardingTheMi
   const std::string before = clone_state();
   const fs::path out = dir_ / "out";
   const RunResult run = run_dlfl("bugset reproduce " + manifest.string() + " --project ministr --repos " +
-                                 clones().string() + " -o " + out.string() + " -q --build-jobs 2");
+                                 clones().string() + " --bugscpp " + fixture().string() + " -o " + out.string() +
+                                 " -q --build-jobs 2");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("dlfl bugset reproduce: 2 bugs, 1 kept, 1 discarded"));
   std::map<std::string, FaultRecord> records;
@@ -130,7 +133,8 @@ TEST_F(BugsCppReproduce, ACaseKilledOnBothVersionsIsNoFailToPass) {
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   const fs::path out = dir_ / "out";
   const RunResult run = run_dlfl("bugset reproduce " + manifest.string() + " --bug ministr#3 --repos " +
-                                 (crashing / "clones").string() + " -o " + out.string() + " -q --build-jobs 2");
+                                 (crashing / "clones").string() + " --bugscpp " + crashing.string() + " -o " +
+                                 out.string() + " -q --build-jobs 2");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const ResultsStore store(out / std::string(kResultsFileName));
   ASSERT_EQ(store.records().size(), 1u);
@@ -138,6 +142,60 @@ TEST_F(BugsCppReproduce, ACaseKilledOnBothVersionsIsNoFailToPass) {
   EXPECT_FALSE(r.kept);
   EXPECT_EQ(r.reason, "no fail-to-pass test");
   EXPECT_EQ(r.detail, "the listed case(s) 3 fail on the fixed version too");
+}
+
+// A manifest is data: a "bugscpp" member's commands never run. Without the checkout the
+// defect's commands come from, and with a manifest whose commands differ from the
+// checkout's, nothing runs and nothing is checked out.
+TEST_F(BugsCppReproduce, AManifestsCommandsNeverRun) {
+  const fs::path manifest = dir_ / "bugscpp.jsonl";
+  ASSERT_EQ(run_dlfl("bugset import bugscpp " + fixture().string() + " -o " + manifest.string()).exit_code, 0);
+  const fs::path marker = dir_ / "marker";
+  std::string text = slurp(manifest);
+  // Every build and test command of the first defect becomes `touch MARKER`.
+  const auto line_end = text.find('\n');
+  nlohmann::json first = nlohmann::json::parse(text.substr(0, line_end));
+  for (const char* key : {"build", "build_coverage", "test", "test_coverage"})
+    first["bugscpp"][key] = nlohmann::json::array({"touch " + marker.string()});
+  const fs::path hostile = dir_ / "hostile.jsonl";
+  dlfl::testing::write_text(hostile, first.dump() + "\n");
+  const std::string before = clone_state();
+  const fs::path out = dir_ / "out";
+  const std::string run = "bugset reproduce " + hostile.string() + " --project ministr --repos " + clones().string() +
+                          " -o " + out.string() + " -q --build-jobs 2";
+
+  const RunResult without = run_dlfl(run);
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_EQ(without.err, "dlfl: error: " + hostile.string() +
+                             ": bug ministr#1 is a BugsC++ defect: its build and test commands come from the BugsC++ "
+                             "checkout you name with --bugscpp DIR, never from a manifest\n");
+  const RunResult differing = run_dlfl(run + " --bugscpp " + fixture().string());
+  EXPECT_EQ(differing.exit_code, 2);
+  EXPECT_THAT(differing.err, HasSubstr(hostile.string() + ": bug ministr#1: its \"bugscpp\" commands, patches or files "
+                                       "differ from the defect in " + fixture().string()));
+  EXPECT_EQ(std::count(differing.err.begin(), differing.err.end(), '\n'), 1) << differing.err;
+  EXPECT_FALSE(fs::exists(marker));
+  EXPECT_FALSE(fs::exists(out / "work"));
+  EXPECT_EQ(clone_state(), before);
+}
+
+// OUT/work as a link (a scratch disk, a received OUT, or a trap) is used, and when the
+// bugs are done the link stays and what it leads to is never removed.
+TEST_F(BugsCppReproduce, ASymlinkedWorkDirectoryDeletesNothing) {
+  const fs::path manifest = dir_ / "bugscpp.jsonl";
+  ASSERT_EQ(run_dlfl("bugset import bugscpp " + fixture().string() + " -o " + manifest.string()).exit_code, 0);
+  const fs::path home = dir_ / "home", out = dir_ / "out";
+  dlfl::testing::write_text(home / "thesis.tex", "years of work");
+  fs::create_directories(out);
+  fs::create_directory_symlink(home, out / "work");
+  const RunResult run = run_dlfl("bugset reproduce " + manifest.string() + " --bug ministr#1 --repos " +
+                                 clones().string() + " --bugscpp " + fixture().string() + " -o " + out.string() +
+                                 " --build-jobs 2");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("1 bugs, 1 kept"));
+  EXPECT_THAT(run.err, HasSubstr("is a symbolic link: the work trees it leads to are left in place"));
+  EXPECT_TRUE(fs::is_symlink(out / "work"));
+  EXPECT_EQ(slurp(home / "thesis.tex"), "years of work");
 }
 
 TEST_F(BugsCppReproduce, ImportRefusesAPatchLeavingTheTree) {

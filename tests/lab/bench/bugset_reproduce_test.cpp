@@ -306,6 +306,28 @@ TEST_F(BugsetReproduce, RuntimeBackendReproducesFromOneRunPerVersion) {
   EXPECT_EQ(clone_state(), before_);
 }
 
+// Test names are the code base's data: one that starts with '-' would reach test_command
+// as an option (`sort {}` with `-o FILE` empties FILE); the bug is discarded, naming it,
+// and nothing is touched.
+TEST_F(BugsetReproduce, AListedTestNameStartingWithADashNeverBecomesAnOption) {
+  const fs::path victim = dir_ / "victim.txt";
+  dlfl::testing::write_text(victim, "precious\n");
+  const fs::path recipe = dir_ / "dash-recipe.json";
+  dlfl::testing::write_text(recipe, R"({"test_list": "printf '%s\\n' Clamp.Above -o)" + victim.string() +
+                                        R"(", "test_command": "sort {} < /dev/null"})");
+  const fs::path out = dir_ / "out-dash";
+  const RunResult r = run_dlfl(reproduce("--bug fixture+calc#1", out) + " --recipe " + recipe.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records.front().kept);
+  EXPECT_EQ(records.front().reason, "tests fail to run");
+  EXPECT_THAT(records.front().detail, HasSubstr("printed the test name '-o"));
+  EXPECT_THAT(records.front().detail, HasSubstr("which starts with '-'"));
+  EXPECT_EQ(dlfl::testing::slurp(victim), "precious\n");
+  EXPECT_EQ(clone_state(), before_);
+}
+
 // The runtime backend without a GoogleTest binary: the CTest tests, or a recipe's listed
 // tests, each run as an instrumented process of its own, whose whole coverage is that
 // test's. The faulty line is first alone, as with gcov: coverage of one test did not

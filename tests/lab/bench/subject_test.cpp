@@ -191,6 +191,17 @@ std::string recipe_error(const std::string& text) {
   return std::string("no error");
 }
 
+// The default configure puts {cflags} inside single quotes: a recipe's cflags must not
+// close them (a recipe without configure or build commands runs only dlfl's own).
+TEST(Recipe, CflagsAreCompilerFlagsNeverShellText) {
+  EXPECT_EQ(parse_recipe(R"({"cflags": "-Wno-error -fpermissive -DX=1 -I/opt/x_y,z"})", kFile).extra_cflags,
+            "-Wno-error -fpermissive -DX=1 -I/opt/x_y,z");
+  for (const char* hostile : {R"j({"cflags": "-O0'; touch /tmp/x; '"})j", R"j({"cflags": "$(touch /tmp/x)"})j",
+                              R"j({"cflags": "-O0 `touch /tmp/x`"})j", R"j({"cflags": "-O0;touch"})j",
+                              R"j({"cflags": "-DX=\"1\""})j", R"j({"cflags": "-O0\ntouch"})j"})
+    EXPECT_THAT(recipe_error(hostile), HasSubstr("which the shell would read as more than a compiler flag")) << hostile;
+}
+
 // A reproduction recipe: the same file with every field optional, defaulting to the
 // generic CMake recipe (gcov, CTest tests).
 TEST(Recipe, EveryFieldIsOptionalAndDefaultsToTheGenericRecipe) {

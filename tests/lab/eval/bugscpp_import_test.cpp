@@ -206,6 +206,31 @@ TEST_F(BugsCppImport, RefusesPathsLeavingTheTree) {
   EXPECT_TRUE(repository_path_problem(".dpp/test_list").empty());
 }
 
+// A symbolic link among the taxonomy's folders is refused: a planted `patch/` or `extra/`
+// would make a manifest of files from outside the checkout.
+TEST_F(BugsCppImport, RefusesSymlinkedPatchAndExtraFolders) {
+  const fs::path elsewhere = dir_ / "elsewhere";
+  fs::create_directories(elsewhere);
+  fs::rename(project() / "patch", elsewhere / "patch-moved");
+  fs::create_directory_symlink(elsewhere / "patch-moved", project() / "patch");
+  try {
+    import_bugscpp(taxonomy());
+    FAIL() << "a symlinked patch folder was followed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), (project() / "patch").string());
+    EXPECT_THAT(e.what(), HasSubstr("a symbolic link, not the patch folder"));
+  }
+  fs::remove(project() / "patch");
+  fs::rename(elsewhere / "patch-moved", project() / "patch");
+  fs::rename(project() / "extra" / "0001", elsewhere / "0001");
+  fs::create_directory_symlink(elsewhere / "0001", project() / "extra" / "0001");
+  EXPECT_THROW(import_bugscpp(taxonomy()), Error);
+  fs::remove(project() / "extra" / "0001");
+  fs::rename(project() / "extra", elsewhere / "extra");
+  fs::create_directory_symlink(elsewhere / "extra", project() / "extra");
+  EXPECT_THROW(import_bugscpp(taxonomy()), Error);
+}
+
 TEST_F(BugsCppImport, MalformedMetaAndMissingPatchNameTheFile) {
   write_text(project() / "meta.json", R"({"info": {"url": "u"}, "common": {}, "defects": []})");
   try {

@@ -124,6 +124,11 @@ TEST(BugsetManifest, HostileIdsProjectsAndPathsAreRefusedNamingTheBugAndTheField
               HasSubstr("m.jsonl:1: bug x#1: \"project\" \"x$(touch /tmp/p)+calc\" is not a project name"));
   EXPECT_THAT(error_of(line("x#1", "../../../escaped+calc", ok_file)), HasSubstr("is not a project name"));
   EXPECT_THAT(error_of(line("x#1", "..", ok_file)), HasSubstr("is not a project name"));
+  // owner+repo is looked up as the clone owner/repo: no part of it may climb out.
+  EXPECT_THAT(error_of(line("x#1", "x+..", ok_file)), HasSubstr("\"project\" \"x+..\" is not a project name"));
+  EXPECT_THAT(error_of(line("x#1", "x..y+z", ok_file)), HasSubstr("is not a project name"));
+  EXPECT_THAT(error_of(line("o+r#..", "o+r", ok_file)), HasSubstr("is not a bug id"));
+  EXPECT_EQ(error_of(line("o.r+x.y#1", "o.r+x.y", ok_file)), "");
   EXPECT_THAT(error_of(line("x#1", "a b", ok_file)), HasSubstr("is not a project name"));
   EXPECT_THAT(error_of(line("../x#1", "o+r", ok_file)), HasSubstr("m.jsonl:1: \"id\" \"../x#1\" is not a bug id"));
   EXPECT_THAT(error_of(line("x#1;rm", "o+r", ok_file)), HasSubstr("is not a bug id"));

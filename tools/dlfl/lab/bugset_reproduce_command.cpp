@@ -20,6 +20,7 @@ struct ReproduceCommandOptions {
   std::vector<std::string> bugs;
   std::string project;
   std::string repos;
+  std::string bugscpp;
   std::string out_dir;
   std::string work_dir;
   std::vector<std::string> recipes;
@@ -38,6 +39,7 @@ void run_reproduce(const ReproduceCommandOptions& o) {
   options.bug_ids = o.bugs;
   options.project = o.project;
   options.repos = o.repos;
+  options.bugscpp = o.bugscpp;
   for (const auto& recipe : o.recipes) {
     // PROJECT=FILE for one project, BUG=FILE for one bug (a project name or bug id has no
     // '=' and no '/'), FILE for the rest.
@@ -101,6 +103,9 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
   cmd->add_option("--project", o->project, "Every bug of this project (owner+repo)");
   cmd->add_option("--repos", o->repos, "Directory holding the clones (owner+repo, owner/repo or repo), or a clone")
       ->required();
+  cmd->add_option("--bugscpp", o->bugscpp,
+                  "The BugsC++ checkout whose taxonomy gives BugsC++ defects their build and test commands (a "
+                  "manifest never does); required for them");
   cmd->add_option("-o,--out", o->out_dir, "Output directory; reused to resume")->required();
   cmd->add_option("--work", o->work_dir, "Work trees and builds (default: OUT/work, removed when all bugs are done)");
   cmd->add_option("--recipe", o->recipes,

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "dlfl/lab/bench/bug_reproduction.h"
 
@@ -33,6 +34,17 @@ GitClone find_bugscpp_clone(const std::filesystem::path& repos, const eval::BugR
 // "tests fail to run", "failing cases differ" (the buggy version's failing cases are not
 // meta.json's; the detail says which differ), "no fail-to-pass test" (no listed case
 // passes on the fixed version). Throws dlfl::Error as reproduce_bug does.
+// A manifest is data: the BugsC++ defects among `bugs` (those with bugscpp data) get
+// their commands, patches and files from the BugsC++ checkout the user names (`checkout`,
+// read as eval::import_bugscpp reads it), never from the manifest; each manifest copy must
+// equal the checkout's defect of the same id. Throws dlfl::Error naming the bug when one
+// is a BugsC++ defect and `checkout` is empty, when the checkout lacks it, or when the two
+// differ (a manifest imported from another checkout, or edited); import_bugscpp's errors
+// for a broken checkout. Nothing has run when it throws.
+void take_bugscpp_defects_from_checkout(const std::vector<eval::BugReport*>& bugs,
+                                        const std::filesystem::path& checkout,
+                                        const std::filesystem::path& manifest);
+
 FaultRecord reproduce_bugscpp_bug(const FaultContext& context, const WorkTree& tree, const BugPlan& plan,
                                   const std::function<void(const std::string&)>& log);
 

@@ -26,6 +26,9 @@ struct ReproduceOptions {
   std::vector<std::string> bug_ids;   // the bugs; when empty, every bug of `project`
   std::string project;                // "owner+repo"
   std::filesystem::path repos;        // the clones (GitClone::find)
+  // The BugsC++ checkout whose taxonomy gives the BugsC++ defects their commands and
+  // patches (take_bugscpp_defects_from_checkout); required when one is selected.
+  std::filesystem::path bugscpp;
   std::filesystem::path recipe;       // empty: the generic CMake recipe (subject.h)
   // Recipes of single projects or bugs (project or bug id -> file), before `recipe`; a
   // bug's own comes before its project's (one bug of a project tested otherwise, say by

@@ -70,7 +70,8 @@ struct Subject {
   // against the file's folder) that git fetches instead, for configure-time downloads
   // (FetchContent, ExternalProject, submodules: download_detection.h); cmake_args: for
   // {cmake_args} ("cxx_standard": N adds -DCMAKE_CXX_STANDARD=N first); extra_cflags:
-  // appended to {cflags} ("cflags": "-Wno-error -fpermissive").
+  // appended to {cflags} ("cflags": "-Wno-error -fpermissive"; letters, digits and
+  // _=+,.:/@%- only, since {cflags} stands unquoted or inside quotes in commands).
   // In a recipe a local path may start with {repos}/: the clones' directory of `bugset
   // reproduce --repos`, so a recipe in a repository names the submodules' clones beside
   // the project's (kept verbatim here; resolve_repos_placeholder resolves it).

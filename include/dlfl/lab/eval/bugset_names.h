@@ -10,12 +10,12 @@
 namespace dlfl::eval {
 
 // A project name: a letter or digit, then up to 127 letters, digits, '.', '_', '-', '+'
-// (Denchmark's "owner+repo", BugsC++'s "yaml_cpp"). Never "." or "..", no '/', no blank,
-// nothing the shell reads specially.
+// (Denchmark's "owner+repo", BugsC++'s "yaml_cpp"), with no ".." anywhere (so no part of
+// owner+repo is ".."). No '/', no blank, nothing the shell reads specially.
 bool is_valid_project_name(std::string_view name) noexcept;
 
 // A bug id: a letter or digit, then up to 199 letters, digits, '.', '_', '-', '+', '#'
-// ("apache+incubator-mxnet#10011").
+// ("apache+incubator-mxnet#10011"), with no ".." anywhere.
 bool is_valid_bug_id(std::string_view id) noexcept;
 
 // Why `path` is not a file path relative to a repository's root that stays inside it, or
