@@ -4,7 +4,8 @@
 # data, the bench and subject files, and small hand-written samples where the tests keep
 # theirs inline. Multi-file inputs are joined with "\n=====\n" (fuzz/fuzz_support.h).
 # The files it makes are overwritten; the others (reproducers of earlier findings, such as
-# fuzz/corpus/test_listing's and call_graph_cache/no-calls) are kept.
+# fuzz/corpus/test_listing's and call_graph_cache/no-calls, and the deep-nesting inputs of
+# the JSON readers' depth bound) are kept.
 # Usage: fuzz/make_corpora.sh [DLFL_BINARY]   (default: build/tools/dlfl/dlfl)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

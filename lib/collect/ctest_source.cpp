@@ -8,6 +8,7 @@
 #include "dlfl/collect/process.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/error.h"
+#include "dlfl/files/json_depth.h"
 
 namespace dlfl::collect {
 namespace {
@@ -52,6 +53,7 @@ std::vector<TestCommand> ctest_tests(const nlohmann::json& doc, const std::strin
 std::vector<TestCommand> parse_ctest_json(std::string_view json, const std::string& origin,
                                           std::vector<std::string>* skipped) {
   nlohmann::json doc;
+  io::check_json_depth(json, origin);
   try {
     doc = nlohmann::json::parse(json);
   } catch (const nlohmann::json::exception& e) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "dlfl/error.h"
+#include "dlfl/files/json_depth.h"
 
 namespace dlfl::collect {
 namespace {
@@ -76,6 +77,7 @@ TestStatus TestOutcome::status() const noexcept {
 
 GtestResult parse_gtest_report(std::string_view json, std::string_view test, const std::string& origin) {
   nlohmann::json doc;
+  io::check_json_depth(json, origin);
   try {
     doc = nlohmann::json::parse(json);
   } catch (const nlohmann::json::exception& e) {

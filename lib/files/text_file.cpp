@@ -89,6 +89,64 @@ std::string read_text_file(const std::filesystem::path& path,
   return text;
 }
 
+std::string limit_text(std::size_t bytes) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20, kGiB = std::size_t{1} << 30;
+  if (bytes % kGiB == 0) return std::to_string(bytes / kGiB) + " GiB";
+  if (bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+  return std::to_string(bytes) + "-byte";
+}
+
+namespace {
+
+// The file's bytes, bounded as read_text_file's doc says.
+std::string read_bounded(const std::filesystem::path& path, std::size_t max_bytes, std::string_view what,
+                         std::size_t max_line_bytes) {
+  InputFile file(path);
+  auto too_large = [&](std::size_t size) {
+    return Error(file.name(), 0,
+                 std::string(what) + " of " + std::to_string(size) + " bytes is larger than the " +
+                     limit_text(max_bytes) + " limit");
+  };
+  if (file.size() > max_bytes) throw too_large(file.size());  // before reading a byte
+  std::string text;
+  text.reserve(file.size());
+  std::size_t line = 1, line_start = 0;  // of the line not yet ended
+  char buffer[1 << 16];
+  for (;;) {
+    // One byte past the bound is enough to tell a file that grew since fstat.
+    const std::size_t n = file.read(buffer, std::min(sizeof buffer, max_bytes + 1 - std::min(max_bytes, text.size())));
+    if (n == 0) break;
+    const std::size_t from = text.size();
+    text.append(buffer, n);
+    if (text.size() > max_bytes) throw too_large(text.size());
+    if (max_line_bytes == kNoLineBound) continue;
+    if (from == 0) line_start = text.size() - without_bom(text).size();
+    for (std::size_t at = from;;) {
+      const std::size_t end = text.find('\n', at);
+      if ((end == std::string::npos ? text.size() : end) - line_start > max_line_bytes)
+        throw Error(file.name(), line, "line longer than the " + limit_text(max_line_bytes) + " limit");
+      if (end == std::string::npos) break;
+      ++line;
+      at = line_start = end + 1;
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string read_file_bytes(const std::filesystem::path& path, std::size_t max_bytes, std::string_view what,
+                            std::size_t max_line_bytes) {
+  return read_bounded(path, max_bytes, what, max_line_bytes);
+}
+
+std::string read_text_file(const std::filesystem::path& path, std::size_t max_bytes, std::string_view what,
+                           std::size_t max_line_bytes) {
+  std::string text = read_bounded(path, max_bytes, what, max_line_bytes);
+  if (without_bom(text).size() != text.size()) text.erase(0, 3);
+  return text;
+}
+
 TextFileLines::TextFileLines(const std::filesystem::path& path, std::size_t max_line_bytes, std::string_view what)
     : file_(path), max_line_(max_line_bytes), what_(what) {}
 
@@ -117,10 +175,7 @@ bool TextFileLines::next(std::string_view& line) {
     const std::size_t end = buffer_.find('\n', searched);
     const std::size_t length = (end == std::string::npos ? buffer_.size() : end) - start_;
     if (length > max_line_) {
-      const std::string limit = max_line_ % (std::size_t{1} << 20) == 0
-                                    ? std::to_string(max_line_ >> 20) + " MiB"
-                                    : std::to_string(max_line_) + "-byte";
-      throw Error(file_.name(), line_ + 1, what_ + " longer than the " + limit + " limit");
+      throw Error(file_.name(), line_ + 1, what_ + " longer than the " + limit_text(max_line_) + " limit");
     }
     if (end != std::string::npos) {
       line = std::string_view(buffer_).substr(start_, length);

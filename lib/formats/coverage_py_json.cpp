@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "dlfl/error.h"
+#include "dlfl/files/json_depth.h"
 #include "dlfl/files/text_file.h"
 
 namespace dlfl::io {
@@ -115,6 +116,7 @@ std::string_view coverage_py_test_name(std::string_view context) {
 CoveragePyData parse_coverage_py_json(std::string_view text, const std::string& source) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a BOM some tools write
   json doc;
+  check_json_depth(text, source);
   try {
     doc = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
@@ -149,7 +151,7 @@ CoveragePyData parse_coverage_py_json(std::string_view text, const std::string& 
 }
 
 CoveragePyData read_coverage_py_json(const std::filesystem::path& path) {
-  return parse_coverage_py_json(read_text_file(path), path.string());
+  return parse_coverage_py_json(read_text_file(path, kMaxCoveragePyJsonBytes, "coverage.py JSON report"), path.string());
 }
 
 }  // namespace dlfl::io

@@ -74,8 +74,8 @@ bool split_test_line(std::string_view line, TestLine& out) {
 
 std::vector<TestCase> read_tests_csv(const fs::path& path) {
   const std::string file = path.string();
-  const std::string text = detail::read_text_file(path);
-  LineReader lines(text);
+  // Streamed: a line is a test's record or a line of its stack trace, each at most a field.
+  TextFileLines lines(path, kMaxFieldBytes, "line");
   std::string_view line;
   if (!lines.next(line) || line.rfind("name,outcome", 0) != 0)
     throw Error(file, 1, "expected the header name,outcome,runtime,stacktrace");
@@ -84,7 +84,6 @@ std::vector<TestCase> read_tests_csv(const fs::path& path) {
   bool trace_open = false;
   std::size_t blank_lines = 0;  // kept for traces that go on after a blank line
   while (lines.next(line)) {
-    check_field_size(line.size(), "line", file, lines.line_number());
     if (!split_test_line(line, record)) {
       if (line.empty()) {
         ++blank_lines;
@@ -171,8 +170,7 @@ Spectrum read_gzoltar(const fs::path& path, std::vector<FaultMark>* marks) {
   const fs::path spectra_path = dir / "spectra.csv";
   {
     const std::string file = spectra_path.string();
-    const std::string text = detail::read_text_file(spectra_path);
-    LineReader lines(text);
+    TextFileLines lines = detail::element_name_lines(spectra_path);
     std::string_view line;
     if (!lines.next(line) || line != "name") throw Error(file, 1, "expected the header 'name'");
     detail::add_spectra_lines(lines, file, builder, marks);

@@ -141,7 +141,7 @@ std::uint32_t add_element_by_name(SpectrumBuilder& builder, std::string_view nam
   return builder.add_named_element(element);
 }
 
-void add_spectra_lines(LineReader& lines, const std::string& file, SpectrumBuilder& builder,
+void add_spectra_lines(TextFileLines& lines, const std::string& file, SpectrumBuilder& builder,
                        std::vector<FaultMark>* marks) {
   std::string_view line;
   std::size_t blank_run_start = 0;

@@ -48,6 +48,13 @@ bool parse_matrix_row(std::string_view row, std::size_t elements, const std::str
 // line break in gigabytes) is refused after reading that much of it.
 std::size_t max_matrix_row_bytes(std::size_t elements) noexcept;
 
+// A file of element names, one a line (spectra.csv, the legacy spectra, .elements.csv),
+// streamed with each line bounded as a name: "FILE:LINE: element name longer than the 1 MiB
+// limit" as soon as that much of one is read.
+inline TextFileLines element_name_lines(const std::filesystem::path& path) {
+  return TextFileLines(path, kMaxFieldBytes, "element name");
+}
+
 // `rows` for a matrix whose row count nothing else gives (the legacy layout).
 inline constexpr std::size_t kAnyRowCount = static_cast<std::size_t>(-1);
 
@@ -74,8 +81,9 @@ std::uint32_t add_element_by_name(SpectrumBuilder& builder, std::string_view nam
 
 // Adds one element per remaining line of `lines` (blank lines at the end are ignored, a
 // blank line before another element is an error), recording FLITSR marks when `marks`
-// is given.
-void add_spectra_lines(LineReader& lines, const std::string& file, SpectrumBuilder& builder,
+// is given. The file is streamed, each line an element name bounded by kMaxFieldBytes
+// (open it with element_name_lines).
+void add_spectra_lines(TextFileLines& lines, const std::string& file, SpectrumBuilder& builder,
                        std::vector<FaultMark>* marks);
 
 // An element name as a spectra line; throws dlfl::Error(file, 0, ...) when the name

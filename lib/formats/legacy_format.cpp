@@ -46,8 +46,7 @@ Spectrum read_legacy(const fs::path& path) {
   detail::TextFileLines lines(matrix_path, kMaxFieldBytes, "matrix row");
 
   SpectrumBuilder builder;
-  const std::string spectra = detail::read_text_file(spectra_path);
-  detail::LineReader spectra_lines(spectra);
+  detail::TextFileLines spectra_lines = detail::element_name_lines(spectra_path);
   detail::add_spectra_lines(spectra_lines, spectra_path.string(), builder, nullptr);
 
   // No test list to compare with: the matrix decides how many tests there are.

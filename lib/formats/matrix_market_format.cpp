@@ -83,8 +83,7 @@ Spectrum read_matrix_market(const fs::path& mtx) {
   }
   SpectrumBuilder builder;
   {
-    const std::string text = detail::read_text_file(elements_path);
-    detail::LineReader lines(text);
+    detail::TextFileLines lines = detail::element_name_lines(elements_path);
     std::string_view header;
     if (!lines.next(header) || header != "name") throw Error(elements_path.string(), 1, "expected the header 'name'");
     detail::add_spectra_lines(lines, elements_path.string(), builder, nullptr);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dlfl/error.h"
+#include "dlfl/files/json_depth.h"
 #include "dlfl/files/text_file.h"
 
 namespace dlfl::io {
@@ -54,6 +55,7 @@ PytestRunReport report_of(const json& doc, const std::string& source);
 
 PytestRunReport parse_pytest_run_report(std::string_view text, const std::string& source) {
   json doc;
+  check_json_depth(text, source);
   try {
     doc = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
@@ -126,7 +128,7 @@ PytestRunReport report_of(const json& doc, const std::string& source) {
 }  // namespace
 
 PytestRunReport read_pytest_run_report(const std::filesystem::path& path) {
-  return parse_pytest_run_report(read_text_file(path), path.string());
+  return parse_pytest_run_report(read_text_file(path, kMaxPytestRunReportBytes, "pytest run report"), path.string());
 }
 
 }  // namespace dlfl::io

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dlfl/error.h"
+#include "dlfl/files/json_depth.h"
 #include "ranking_reader_text.h"
 
 namespace dlfl::io::detail {
@@ -108,6 +109,7 @@ ScoredElement read_element(const json& item, const std::string& source, std::siz
 
 std::vector<ReadRanking> parse_json_rankings(std::string_view text, const std::string& source) {
   json doc;
+  io::check_json_depth(text, source);
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {

@@ -59,8 +59,7 @@ void write_test_outcomes(const Spectrum& spectrum, std::ostream& out) {
 
 std::vector<TestCase> read_test_outcomes(const std::filesystem::path& path) {
   const std::string file = path.string();
-  const std::string text = read_text_file(path);
-  LineReader lines(text);
+  TextFileLines lines(path, kMaxCsvLineBytes, "line");  // streamed, lines bounded
   std::string_view line;
   if (!lines.next(line) || line != kHeader) throw Error(file, 1, "expected the header '" + std::string(kHeader) + "'");
   std::vector<TestCase> tests;

@@ -81,7 +81,11 @@ bool valid_offsets(const std::vector<std::uint64_t>& offsets, std::uint64_t tota
 std::optional<CompactCallGraph> load(const std::filesystem::path& cache, const TextKey& key) {
   std::string bytes;
   try {
-    bytes = io::read_file_bytes(cache);
+    // A record's arrays take at most 29 bytes beside its names (a function: two 8-byte
+    // offsets, its line, the unknown flag, its callee offset), its text line at least 13
+    // beside them: a cache over three times its text (and the empty graph's leading offsets)
+    // is none, and is not read.
+    bytes = io::read_file_bytes(cache, sizeof(Header) + 64 + 3 * key.size, "call graph cache");
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -162,7 +166,7 @@ std::filesystem::path call_graph_cache_path(const std::filesystem::path& path) {
 }
 
 CompactCallGraph read_call_graph_cached(const std::filesystem::path& path) {
-  const std::string text = io::read_file_bytes(path);
+  const std::string text = read_call_graph_text(path);
   TextKey key{text.size(), 0, XXH3_64bits(text.data(), text.size())};
   std::error_code ec;
   const auto mtime = std::filesystem::last_write_time(path, ec);

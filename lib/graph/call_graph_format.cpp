@@ -193,8 +193,12 @@ CompactCallGraph parse_call_graph(std::string_view text, const std::string& wher
   return graph;
 }
 
+std::string read_call_graph_text(const std::filesystem::path& path) {
+  return io::read_file_bytes(path, kMaxCallGraphBytes, "call graph", io::kMaxFieldBytes);
+}
+
 CallGraph read_call_graph(const std::filesystem::path& path) {
-  return expand_call_graph(parse_call_graph(io::read_file_bytes(path), path.string()));
+  return expand_call_graph(parse_call_graph(read_call_graph_text(path), path.string()));
 }
 
 }  // namespace dlfl::graph

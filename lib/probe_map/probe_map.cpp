@@ -54,9 +54,11 @@ Fields split_tabs(std::string_view line) {
 }
 
 // The file's bytes, read whole (then cut into lines in place: getline per line was most of
-// the read) into a buffer sized from fstat. This library links no dlfl_files, so the checks of
-// io::InputFile are repeated here: opened non-blocking and refused unless a regular file,
-// before any read, so that a FIFO cannot hang the read and /dev/zero cannot fill memory.
+// the read). This library links no dlfl_files, so the checks of io::InputFile and the
+// bounds of io::read_text_file are repeated here: opened non-blocking and refused unless a
+// regular file, before any read, so that a FIFO cannot hang the read and /dev/zero cannot
+// fill memory; a file over kMaxProbeMapBytes refused before it is read, and a line over
+// io::kMaxFieldBytes (no record of a map comes near it) as soon as that much of it is read.
 std::string read_whole(const std::filesystem::path& path, const std::string& name) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw Error(name, 0, "cannot open the probe map");
@@ -66,21 +68,37 @@ std::string read_whole(const std::filesystem::path& path, const std::string& nam
     ::close(fd);
     throw Error(name, 0, directory ? "is a directory, expected a probe map file" : "not a regular file");
   }
-  std::string bytes(st.st_size > 0 ? static_cast<std::size_t>(st.st_size) + 1 : 65536, '\0');
-  std::size_t used = 0;
+  auto fail = [&](std::size_t line, const std::string& why) {
+    ::close(fd);
+    throw Error(name, line, why);
+  };
+  auto too_large = [&](std::size_t size) {
+    fail(0, "probe map of " + std::to_string(size) + " bytes is larger than the " +
+                std::to_string(kMaxProbeMapBytes >> 30) + " GiB limit");
+  };
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxProbeMapBytes) too_large(static_cast<std::size_t>(st.st_size));
+  std::string bytes;
+  bytes.reserve(static_cast<std::size_t>(st.st_size));
+  std::size_t line = 1, line_start = 0;  // of the line not yet ended
+  char chunk[1 << 16];
   for (;;) {
-    if (used == bytes.size()) bytes.resize(bytes.size() * 2);
-    const ssize_t n = ::read(fd, bytes.data() + used, bytes.size() - used);
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ::close(fd);
-      throw Error(name, 0, "cannot read the probe map");
-    }
+    if (n < 0) fail(0, "cannot read the probe map");
     if (n == 0) break;
-    used += static_cast<std::size_t>(n);
+    const std::size_t from = bytes.size();
+    bytes.append(chunk, static_cast<std::size_t>(n));
+    if (bytes.size() > kMaxProbeMapBytes) too_large(bytes.size());  // grew since fstat
+    for (std::size_t at = from;;) {
+      const std::size_t end = bytes.find('\n', at);
+      if ((end == std::string::npos ? bytes.size() : end) - line_start > io::kMaxFieldBytes)
+        fail(line, "line longer than the 1 MiB limit");
+      if (end == std::string::npos) break;
+      ++line;
+      at = line_start = end + 1;
+    }
   }
   ::close(fd);
-  bytes.resize(used);
   return bytes;
 }
 
@@ -157,9 +175,6 @@ ProbeMap read_probe_map(const std::filesystem::path& path) {
     ++line;
     std::size_t eol = content.find('\n', at);
     if (eol == std::string::npos) eol = content.size();
-    // The bound every text reader applies to a line (io::kMaxFieldBytes): no record of a
-    // map comes near it, a corrupt file's megabyte "name" would be copied whole.
-    if (eol - at > io::kMaxFieldBytes) throw Error(name, line, "line longer than the 1 MiB limit");
     std::string_view text(content.data() + at, eol - at);
     at = eol + 1;
     // Maps edited or checked out on Windows: CRLF line ends and a byte-order mark.

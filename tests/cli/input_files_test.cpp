@@ -2,18 +2,16 @@
 // without a line break, a file of NUL bytes. Each must end at once in one line
 // "dlfl: error: FILE[:LINE]: what" and exit 2, reading a bounded prefix at most. Commands
 // run under `timeout`, so that a regression fails instead of hanging the suite.
-#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "cli_runner.h"
+#include "measured_run.h"
 
 namespace dlfl::testing {
 namespace {
@@ -32,40 +30,6 @@ void expect_one_line_error(const RunResult& r, const std::string& prefix) {
   EXPECT_EQ(r.exit_code, 2) << r.err;  // 124: timed out, i.e. hung
   EXPECT_THAT(r.err, StartsWith("dlfl: error: " + prefix)) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-}
-
-struct Measured {
-  int exit_code = -1;
-  std::string err;
-  long max_rss_kib = 0;
-};
-
-// dlfl with `args` (no shell), its peak resident memory from wait4().
-Measured run_measured(const std::vector<std::string>& args, const fs::path& err_file) {
-  std::vector<std::string> words = {DLFL_BINARY};
-  words.insert(words.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int err = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(err, 2);
-    ::dup2(null, 1);
-    ::alarm(60);  // a hang ends as SIGALRM, not as a stuck suite
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  Measured m;
-  int status = 0;
-  struct rusage usage {};
-  if (pid > 0 && ::wait4(pid, &status, 0, &usage) == pid) {
-    m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    m.max_rss_kib = usage.ru_maxrss;
-  }
-  m.err = slurp(err_file);
-  return m;
 }
 
 class InputFiles : public ::testing::Test {

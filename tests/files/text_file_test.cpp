@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,44 @@ TEST(ReadTextFile, TheStartIsCheckedBeforeTheRestIsRead) {
   EXPECT_EQ(seen, "abc");
   EXPECT_EQ(error_of([&] { read_text_file(dir / "t.txt", [](std::string_view) { throw Error("f", 1, "bad start"); }); }),
             "f:1: bad start");
+}
+
+TEST(ReadTextFile, AFileOverItsBoundIsRefusedBeforeItIsRead) {
+  TempDir dir;
+  const fs::path big = dir / "big.json";
+  {
+    // Sparse: 2 GiB that cost no disk. Reading it would cost 2 GiB of memory.
+    std::ofstream(big).close();
+    ASSERT_EQ(::truncate(big.c_str(), off_t{2} << 30), 0);
+  }
+  EXPECT_EQ(error_of([&] { read_text_file(big, std::size_t{1} << 20, "recipe"); }),
+            big.string() + ": recipe of 2147483648 bytes is larger than the 1 MiB limit");
+  EXPECT_EQ(error_of([&] { read_file_bytes(big, std::size_t{1} << 30, "call graph"); }),
+            big.string() + ": call graph of 2147483648 bytes is larger than the 1 GiB limit");
+  iotest::write_file(dir / "fits.txt", "\xEF\xBB\xBF" + std::string(100, 'a'));
+  EXPECT_EQ(read_text_file(dir / "fits.txt", 103, "file"), std::string(100, 'a'));  // the bound counts the BOM
+  EXPECT_EQ(read_file_bytes(dir / "fits.txt", 103, "file").size(), 103u);
+  EXPECT_EQ(error_of([&] { read_text_file(dir / "fits.txt", 102, "file"); }),
+            (dir / "fits.txt").string() + ": file of 103 bytes is larger than the 102-byte limit");
+}
+
+TEST(ReadTextFile, ALineOverItsBoundIsRefusedAsSoonAsItIsRead) {
+  TempDir dir;
+  const fs::path nul = dir / "nul.txt";
+  {
+    std::ofstream(nul) << "first\r\n" << std::string(100, 's') << "\n";
+    ASSERT_EQ(::truncate(nul.c_str(), off_t{2} << 30), 0);  // then 2 GiB of NULs, no line break
+  }
+  EXPECT_EQ(error_of([&] { read_text_file(nul, std::size_t{4} << 30, "table", 100); }),
+            nul.string() + ":3: line longer than the 100-byte limit");
+  // Lines across the 64 KiB reads, and the last one without a line break.
+  const std::string text = "\xEF\xBB\xBF" + std::string(100, 'a') + "\n" + std::string(70000, 'b') + "\n" +
+                           std::string(70000, 'c') + "\n" + std::string(100, 'd');
+  iotest::write_file(dir / "t.txt", text);
+  EXPECT_EQ(read_text_file(dir / "t.txt", text.size(), "table", 70000), text.substr(3));
+  EXPECT_EQ(error_of([&] { read_text_file(dir / "t.txt", text.size(), "table", 69999); }),
+            (dir / "t.txt").string() + ":2: line longer than the 69999-byte limit");
+  EXPECT_EQ(read_text_file(dir / "t.txt", text.size(), "table", 70000).size(), text.size() - 3);
 }
 
 TEST(Excerpt, CutsLongValuesWithoutSplittingACharacter) {

@@ -224,7 +224,8 @@ TEST_F(GzoltarInput, ByteOrderMarksAreSkippedInEveryFile) {
 
 TEST_F(GzoltarInput, OverlongElementNameIsRefusedWithTheLimit) {
   write("name\n" + std::string((std::size_t{1} << 20) + 1, 'n') + "\n", "1 -\n", header_ + "p.T#a,FAIL,,\n");
-  EXPECT_EQ(error(), path("spectra.csv") + ":2: element name of 1048577 bytes is longer than the 1 MiB limit");
+  // Refused as the line is read (spectra.csv is streamed), not after the file is loaded.
+  EXPECT_EQ(error(), path("spectra.csv") + ":2: element name longer than the 1 MiB limit");
 }
 
 TEST_F(GzoltarInput, DirectoryInPlaceOfAFileIsNamed) {

@@ -16,6 +16,10 @@ namespace dlfl::io {
 // corrupt file with a gigabyte-long "name" from costing several copies of it in memory.
 inline constexpr std::size_t kMaxFieldBytes = std::size_t{1} << 20;
 
+// The longest line of a CSV file of records (2 MiB): one field at kMaxFieldBytes beside a
+// few short ones, quotes and all.
+inline constexpr std::size_t kMaxCsvLineBytes = 2 * kMaxFieldBytes;
+
 // Throws dlfl::Error(source, line, "... longer than the 1 MiB limit") when `size` is
 // over kMaxFieldBytes; `what` names the thing ("element name", "field").
 void check_field_size(std::size_t size, std::string_view what, const std::string& source, std::size_t line);
@@ -94,6 +98,28 @@ std::string read_text_file(const std::filesystem::path& path);
 // there, after a bounded read, instead of after loading a file of any size.
 std::string read_text_file(const std::filesystem::path& path,
                            const std::function<void(std::string_view start)>& check_start);
+
+// Size bounds of whole-file reads, for read_text_file below.
+// kNoLineBound: lines of any length (JSON documents, which may be one line).
+inline constexpr std::size_t kNoLineBound = static_cast<std::size_t>(-1);
+
+// The file as text (BOM dropped), read only when it can be held: a file over `max_bytes`
+// (fstat, before any read; and while reading, should it grow) is
+// dlfl::Error(path, 0, "WHAT of N bytes is larger than the M MiB limit"), and a line over
+// `max_line_bytes` is dlfl::Error(path, LINE, "line longer than the M MiB limit") as soon as
+// that many bytes without a line break have been read. Memory is at most max_bytes, and a
+// file of garbage without line breaks costs max_line_bytes. `what` names the document
+// ("recipe", "call graph"). Throws as read_file_bytes otherwise.
+std::string read_text_file(const std::filesystem::path& path, std::size_t max_bytes, std::string_view what,
+                           std::size_t max_line_bytes = kNoLineBound);
+
+// As read_text_file, but the bytes unchanged (a BOM kept).
+std::string read_file_bytes(const std::filesystem::path& path, std::size_t max_bytes, std::string_view what,
+                            std::size_t max_line_bytes = kNoLineBound);
+
+// "1 MiB" for a whole number of MiB (GiB likewise), else "N-byte": a bound as the errors
+// name it.
+std::string limit_text(std::size_t bytes);
 
 // `text` without a leading UTF-8 byte-order mark.
 std::string_view without_bom(std::string_view text) noexcept;

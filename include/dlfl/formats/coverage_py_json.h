@@ -2,6 +2,7 @@
 // written by python/dlfl_pytest or `pytest --cov-context=test`), read as plain values.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -44,7 +45,15 @@ std::string_view coverage_py_test_name(std::string_view context);
 // wrong type.
 CoveragePyData parse_coverage_py_json(std::string_view text, const std::string& source);
 
-// Reads and parses a file; throws dlfl::Error "PATH: ..." when it cannot be read.
+// Reads and parses a file; throws dlfl::Error "PATH: ..." when it cannot be read, and
+// refuses one over kMaxCoveragePyJsonBytes before reading it. JSON nested deeper than
+// io::kMaxJsonDepth is refused before it is parsed.
 CoveragePyData read_coverage_py_json(const std::filesystem::path& path);
+
+// The largest coverage.py JSON report read (512 MiB): with contexts, every covered line
+// lists the tests that ran it, so a large suite's report runs to hundreds of MB; parsed,
+// it costs several times its size, and beyond this a spectrum is better collected per
+// test (`dlfl collect --pytest`) than from one report.
+inline constexpr std::size_t kMaxCoveragePyJsonBytes = std::size_t{512} << 20;
 
 }  // namespace dlfl::io

@@ -2,6 +2,7 @@
 // outcomes, its extrinsic conditions and the function table of the measured Python files.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -52,7 +53,15 @@ struct PytestRunReport {
 
 // Throws dlfl::Error "SOURCE[:LINE]: ..." for text that is not JSON or not a dlfl-pytest-run
 // report of version 1, and for members of the wrong type or an unknown outcome.
+// JSON nested deeper than io::kMaxJsonDepth is refused before it is parsed.
 PytestRunReport parse_pytest_run_report(std::string_view text, const std::string& source);
+// A file over kMaxPytestRunReportBytes is refused before it is read ("PATH: pytest run
+// report of N bytes is larger than the 256 MiB limit").
 PytestRunReport read_pytest_run_report(const std::filesystem::path& path);
+
+// The largest pytest-run.json read (256 MiB): a test's record is a name, counts and a few
+// extension names, about 200 bytes, so the bound is a million tests; parsed, a report
+// costs several times its size.
+inline constexpr std::size_t kMaxPytestRunReportBytes = std::size_t{256} << 20;
 
 }  // namespace dlfl::io

@@ -3,6 +3,7 @@
 // per-test probe bytes into per-test covered lines. Knows no Clang.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -49,9 +50,16 @@ struct ProbeMap {
 //   function <TAB> INDEX <TAB> name
 //   site <TAB> probe <TAB> file <TAB> line <TAB> column <TAB> function <TAB> h|d|hd
 // Lines starting with '#' are comments. Both functions throw dlfl::Error ("PATH:LINE: why"
-// for a malformed record); write_probe_map writes atomically.
+// for a malformed record); write_probe_map writes atomically. read_probe_map refuses a file
+// over kMaxProbeMapBytes before reading it, and a line over 1 MiB as soon as that much of it
+// is read ("PATH:LINE: line longer than the 1 MiB limit").
 void write_probe_map(const ProbeMap& map, const std::filesystem::path& path);
 ProbeMap read_probe_map(const std::filesystem::path& path);
+
+// The largest probe map read (1 GiB): a site record is about 35 bytes, so the bound is
+// some thirty million sites, several times a whole deep-learning framework's statements;
+// the text is held while the map is built.
+inline constexpr std::size_t kMaxProbeMapBytes = std::size_t{1} << 30;
 
 // The file name `dlfl instrument` writes into its output directory.
 inline constexpr const char* kProbeMapFileName = "dlfl-probes.map";

@@ -4,7 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "dlfl/lab/bench/work_tree.h"  // read_text
+#include "dlfl/files/json_depth.h"
+#include "dlfl/files/text_file.h"
 #include "dlfl/lab/bench/fault_pipeline.h"  // is_bench_technique
 #include "dlfl/error.h"
 #include "dlfl/limits.h"
@@ -30,6 +31,7 @@ std::uint64_t positive(const json& value, const std::string& file, const std::st
 BenchConfig parse_bench_config(std::string_view text, const std::filesystem::path& file) {
   const std::string name = file.string();
   json doc;
+  io::check_json_depth(text, name);
   try {
     doc = json::parse(text);
   } catch (const json::exception& e) {  // parse_error; out_of_range for 1e400
@@ -104,7 +106,7 @@ MultiFaultConfig multi_fault_config(std::uint64_t min_k, std::uint64_t max_k, co
 
 BenchConfig read_bench_config(const std::filesystem::path& file) {
   const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
-  return parse_bench_config(read_text(absolute), absolute);
+  return parse_bench_config(io::read_text_file(absolute, kMaxBenchConfigBytes, "benchmark file"), absolute);
 }
 
 }  // namespace dlfl::bench

@@ -13,6 +13,8 @@
 #include "dlfl/lab/bench/subject_setup.h"
 #include "dlfl/lab/bench/work_tree.h"
 #include "dlfl/error.h"
+#include "dlfl/files/json_depth.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::bench {
 namespace {
@@ -48,8 +50,10 @@ std::map<std::string, std::set<std::string>> failing_alone(const fs::path& singl
                 "not the output directory of a single-fault dlfl bench run (no " + std::string(kConfigFileName) + " and " +
                     std::string(kResultsFileName) + "); run the same benchmark without --multi-fault there first");
   nlohmann::json theirs;
+  const std::string text = io::read_text_file(config_file, kMaxBenchConfigBytes, "run configuration");
+  io::check_json_depth(text, config_file.string());
   try {
-    theirs = nlohmann::json::parse(read_text(config_file));
+    theirs = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw Error(config_file.string(), 0, std::string("not valid JSON: ") + e.what());
   }

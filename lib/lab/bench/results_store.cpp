@@ -10,8 +10,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "dlfl/lab/bench/work_tree.h"  // read_text
 #include "dlfl/error.h"
+#include "dlfl/files/json_depth.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::bench {
 namespace {
@@ -54,6 +55,7 @@ std::string record_to_json(const FaultRecord& r) {
 }
 
 FaultRecord parse_record(std::string_view line, const std::string& source, std::size_t line_number) {
+  io::check_json_depth(line, source, line_number);
   try {
     const json j = json::parse(line);
     FaultRecord r;
@@ -109,6 +111,11 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
 
 namespace {
 
+// The store's bytes unchanged (the torn last line is cut at its byte offset), bounded.
+std::string read_store(const std::filesystem::path& path) {
+  return io::read_file_bytes(path, kMaxResultsStoreBytes, "results store", kMaxResultRecordBytes);
+}
+
 // The length of `text` up to and including its last newline: the complete records.
 std::size_t complete_length(const std::string& text) {
   const std::size_t nl = text.rfind('\n');
@@ -132,7 +139,7 @@ std::vector<FaultRecord> parse_records(std::string_view text, const std::string&
 }  // namespace
 
 std::vector<FaultRecord> read_records(const std::filesystem::path& path) {
-  const std::string text = read_text(path);
+  const std::string text = read_store(path);
   std::vector<FaultRecord> latest;
   std::map<std::string, std::size_t> index;
   for (auto& r : parse_records(std::string_view(text).substr(0, complete_length(text)), path.string())) {
@@ -157,7 +164,7 @@ ResultsStore::ResultsStore(std::filesystem::path path) : path_(std::move(path)) 
   }
   std::string text;
   try {
-    text = read_text(path_);  // exists: opened with O_CREAT above
+    text = read_store(path_);  // exists: opened with O_CREAT above
   } catch (...) {
     ::close(fd_);
     throw;

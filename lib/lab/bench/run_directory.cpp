@@ -13,6 +13,8 @@
 #include "dlfl/lab/bench/work_tree.h"
 #include "dlfl/error.h"
 #include "dlfl/files/atomic_file.h"
+#include "dlfl/files/json_depth.h"
+#include "dlfl/files/text_file.h"
 
 namespace dlfl::bench {
 namespace {
@@ -35,8 +37,10 @@ void check_run_configuration(const fs::path& file, const std::string& fingerprin
     return;
   }
   nlohmann::json stored;
+  const std::string text = io::read_text_file(file, kMaxBenchConfigBytes, "run configuration");
+  io::check_json_depth(text, file.string());
   try {
-    stored = nlohmann::json::parse(read_text(file));
+    stored = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw Error(file.string(), 0, std::string("not valid JSON: ") + e.what());
   }

@@ -8,7 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "dlfl/lab/bench/work_tree.h"  // read_text
+#include "dlfl/files/json_depth.h"
+#include "dlfl/files/text_file.h"
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
 #include "dlfl/printable.h"
@@ -156,6 +157,7 @@ namespace {
 Subject parse(std::string_view text, const std::filesystem::path& file, bool recipe) {
   const Reader r(file.string());
   json doc;
+  io::check_json_depth(text, file.string());
   try {
     doc = json::parse(text);
   } catch (const json::exception& e) {  // parse_error; out_of_range for 1e400
@@ -314,12 +316,12 @@ Subject generic_recipe() {
 
 Subject read_subject(const std::filesystem::path& file) {
   const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
-  return parse_subject(read_text(absolute), absolute);
+  return parse_subject(io::read_text_file(absolute, kMaxSubjectFileBytes, "subject file"), absolute);
 }
 
 Subject read_recipe(const std::filesystem::path& file) {
   const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
-  return parse_recipe(read_text(absolute), absolute);
+  return parse_recipe(io::read_text_file(absolute, kMaxSubjectFileBytes, "recipe"), absolute);
 }
 
 }  // namespace dlfl::bench

@@ -10,7 +10,9 @@
 #include "dlfl/error.h"
 #include "dlfl/lab/eval/bugset_names.h"
 #include "dlfl/lab/eval/unified_diff.h"
+#include "dlfl/files/json_depth.h"
 #include "dlfl/files/text_file.h"
+#include "dlfl/lab/eval/bugset_manifest.h"  // kMaxManifestLineBytes
 
 namespace dlfl::eval {
 namespace {
@@ -67,7 +69,8 @@ void replace_all(std::string& text, std::string_view from, std::string_view to) 
 class Meta {
  public:
   explicit Meta(fs::path file) : file_(std::move(file)) {
-    const std::string text = io::read_text_file(file_);
+    const std::string text = io::read_text_file(file_, kMaxMetaJsonBytes, "meta.json");
+    io::check_json_depth(text, file_.string());
     try {
       json_ = Json::parse(text);
     } catch (const Json::exception& e) {
@@ -139,7 +142,7 @@ std::optional<BugsCppFile> read_patch(const fs::path& project_dir, std::uint32_t
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return std::nullopt;
   if (fs::is_symlink(fs::symlink_status(path, ec))) throw Error(path.string(), 0, "a symbolic link, not a patch file");
-  BugsCppFile patch{name, io::read_file_bytes(path)};
+  BugsCppFile patch{name, io::read_file_bytes(path, kMaxManifestLineBytes, "patch")};
   std::vector<DiffFile> parsed = parse_unified_diff(patch.content, path.string());
   for (const DiffFile& file : parsed)
     for (const std::string* p : {&file.old_path, &file.new_path})
@@ -162,7 +165,7 @@ std::vector<BugsCppFile> read_extra_files(const fs::path& dir) {
     if (!it->is_regular_file()) continue;
     if (!repository_path_problem(rel.generic_string()).empty())
       throw Error(it->path().string(), 0, "an extra file path that is not inside the tree");
-    files.push_back({rel.generic_string(), io::read_file_bytes(it->path())});
+    files.push_back({rel.generic_string(), io::read_file_bytes(it->path(), kMaxManifestLineBytes, "extra file")});
   }
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   return files;

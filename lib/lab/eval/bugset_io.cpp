@@ -86,4 +86,8 @@ std::vector<CsvRecord> parse_csv(std::string_view text, const std::string& sourc
   return records;
 }
 
+std::vector<CsvRecord> read_csv_file(const std::filesystem::path& path) {
+  return parse_csv(read_file_bytes(path, kMaxTableBytes, "table"), path.string());
+}
+
 }  // namespace dlfl::eval::detail

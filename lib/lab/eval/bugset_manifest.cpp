@@ -2,7 +2,6 @@
 #include "dlfl/lab/eval/bugset_manifest.h"
 
 #include <algorithm>
-#include <sstream>
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -11,6 +10,7 @@
 #include "bugscpp_json.h"
 #include "dlfl/error.h"
 #include "dlfl/lab/eval/bugset_names.h"
+#include "dlfl/files/json_depth.h"
 #include "dlfl/files/text_file.h"
 
 namespace dlfl::eval {
@@ -198,13 +198,21 @@ std::string manifest_line(const BugReport& bug) {
 }
 
 void write_manifest(std::ostream& out, const std::vector<BugReport>& bugs) {
-  for (const BugReport& bug : bugs) out << manifest_line(bug) << '\n';
+  for (const BugReport& bug : bugs) {
+    const std::string line = manifest_line(bug);
+    // Never a manifest that read_manifest refuses.
+    if (line.size() > kMaxManifestLineBytes)
+      throw Error("bug " + bug.id + ": its manifest line of " + std::to_string(line.size()) +
+                  " bytes is longer than the " + io::limit_text(kMaxManifestLineBytes) + " limit");
+    out << line << '\n';
+  }
 }
 
 BugReport parse_manifest_line(std::string_view line, const std::string& source_name,
                               std::size_t line_number) {
   ManifestReader reader(source_name, line_number);
   Json value;
+  io::check_json_depth(line, source_name, line_number);
   try {
     value = Json::parse(line.begin(), line.end());
   } catch (const Json::exception& error) {
@@ -246,24 +254,47 @@ BugReport parse_manifest_line(std::string_view line, const std::string& source_n
   return bug;
 }
 
+namespace {
+
+// The bugs of a manifest, line by line: blank lines skipped, ids unique.
+class ManifestBugs {
+ public:
+  explicit ManifestBugs(const std::string& source_name) : source_name_(source_name) {}
+  void add(std::string_view line, std::size_t line_number) {
+    if (line_number == 1) line = io::without_bom(line);
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;
+    bugs_.push_back(parse_manifest_line(line, source_name_, line_number));
+    if (!ids_.insert(bugs_.back().id).second)
+      throw Error(source_name_, line_number, "duplicate id \"" + bugs_.back().id + "\"");
+  }
+  std::vector<BugReport> take() { return std::move(bugs_); }
+
+ private:
+  const std::string& source_name_;
+  std::vector<BugReport> bugs_;
+  std::set<std::string> ids_;
+};
+
+}  // namespace
+
 std::vector<BugReport> read_manifest(std::istream& in, const std::string& source_name) {
-  std::vector<BugReport> bugs;
-  std::set<std::string> ids;
+  ManifestBugs bugs(source_name);
   std::string line;
   for (std::size_t line_number = 1; std::getline(in, line); ++line_number) {
-    if (line_number == 1) line.erase(0, line.size() - io::without_bom(line).size());
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    bugs.push_back(parse_manifest_line(line, source_name, line_number));
-    if (!ids.insert(bugs.back().id).second)
-      throw Error(source_name, line_number, "duplicate id \"" + bugs.back().id + "\"");
+    if (line.size() > kMaxManifestLineBytes)
+      throw Error(source_name, line_number, "manifest line longer than the " + io::limit_text(kMaxManifestLineBytes) + " limit");
+    bugs.add(line, line_number);
   }
   if (in.bad()) throw Error(source_name, 0, "read error");
-  return bugs;
+  return bugs.take();
 }
 
 std::vector<BugReport> read_manifest(const std::filesystem::path& path) {
-  std::istringstream in(io::read_text_file(path));
-  return read_manifest(in, path.string());
+  // Streamed: memory is the longest line allowed, not the file.
+  io::TextFileLines lines(path, kMaxManifestLineBytes, "manifest line");
+  ManifestBugs bugs(lines.name());
+  for (std::string_view line; lines.next(line);) bugs.add(line, lines.line_number());
+  return bugs.take();
 }
 
 }  // namespace dlfl::eval

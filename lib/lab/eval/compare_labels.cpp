@@ -38,7 +38,7 @@ bool is_jahan_column(std::string_view column) {
 LabelColumn read_label_column(const std::filesystem::path& path, const std::string& column,
                               const std::string& key_column) {
   const std::string source = path.string();
-  const auto records = detail::parse_csv(detail::read_file_bytes(path), source);
+  const auto records = detail::read_csv_file(path);
   if (records.empty()) throw Error(source, 0, "empty file");
   const auto& header = records[0].fields;
   LabelColumn labels;

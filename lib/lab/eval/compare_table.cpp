@@ -221,7 +221,7 @@ ResultTable parse_result_table(std::string_view text, const std::string& source_
 }
 
 ResultTable read_result_table(const std::filesystem::path& path, const ResultTableOptions& options) {
-  return parse_result_table(detail::read_file_bytes(path), path.string(), options);
+  return parse_result_table(detail::read_file_bytes(path, detail::kMaxTableBytes, "table"), path.string(), options);
 }
 
 }  // namespace dlfl::eval

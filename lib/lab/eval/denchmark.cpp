@@ -191,7 +191,7 @@ void parse_files(const std::vector<ReportFile>& files, unsigned thread_count,
   auto work = [&] {
     for (std::size_t k = next++; k < files.size(); k = next++) {
       try {
-        const std::string text = detail::read_file_bytes(files[k].path);
+        const std::string text = detail::read_file_bytes(files[k].path, detail::kMaxTableBytes, "bug report");
         parsed[k].bug = parse_denchmark_report(text, files[k].project, files[k].stem,
                                                files[k].path.string());
       } catch (const Error& error) {

@@ -32,7 +32,7 @@ bool contains(const std::array<std::string_view, N>& names, std::string_view nam
 
 std::map<std::string, DenchmarkProject> read_denchmark_report_csv(const std::filesystem::path& path) {
   const std::string source = path.string();
-  const std::vector<detail::CsvRecord> records = detail::parse_csv(detail::read_file_bytes(path), source);
+  const std::vector<detail::CsvRecord> records = detail::read_csv_file(path);
   if (records.empty()) throw Error(source, 0, "empty file");
   const std::vector<std::string>& header = records.front().fields;
   const auto project_column = std::find(header.begin(), header.end(), "project");

@@ -229,7 +229,7 @@ SheetRows read_xlsx_sheet(std::string_view xlsx_bytes, std::string_view sheet_na
 }
 
 SheetRows read_xlsx_sheet(const std::filesystem::path& path, std::string_view sheet_name) {
-  const std::string bytes = detail::read_file_bytes(path);
+  const std::string bytes = detail::read_file_bytes(path, detail::kMaxTableBytes, "workbook");
   return read_xlsx_sheet(bytes, sheet_name, path.string());
 }
 

@@ -10,7 +10,7 @@ namespace dlfl::eval {
 
 std::vector<BatchEntry> read_evaluation_batch(const std::filesystem::path& path) {
   const std::string source = path.string();
-  const auto records = detail::parse_csv(detail::read_file_bytes(path), source);
+  const auto records = detail::read_csv_file(path);
   if (records.empty()) throw Error(source, 0, "empty batch: expected a header bug,ranking[,truth][,technique]");
   const auto& header = records[0].fields;
   const auto column = [&](std::string_view name) -> std::optional<std::size_t> {

@@ -65,7 +65,7 @@ class LabelsReader {
 
 LabelTable read_jahan_labels(const std::filesystem::path& path) {
   const std::string source = path.string();
-  const std::vector<detail::CsvRecord> records = detail::parse_csv(detail::read_file_bytes(path), source);
+  const std::vector<detail::CsvRecord> records = detail::read_csv_file(path);
   if (records.empty()) throw Error(source, 0, "empty file");
   const std::vector<std::string>& header = records.front().fields;
   auto column = [&](const std::string& name) {

@@ -11,6 +11,7 @@
 
 #include "dlfl/error.h"
 #include "dlfl/files/atomic_file.h"
+#include "dlfl/files/json_depth.h"
 #include "dlfl/files/text_file.h"
 
 namespace dlfl::mutate {
@@ -112,6 +113,7 @@ std::string manifest_line(const Mutant& m) {
 
 Mutant parse_manifest_line(std::string_view line, const std::string& source, std::size_t number) {
   json j;
+  io::check_json_depth(line, source, number);
   try {
     j = json::parse(line);
   } catch (const json::exception& e) {  // parse_error; out_of_range for 1e400

@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "../../support/test_files.h"
 #include "bench_test_support.h"
@@ -139,6 +140,31 @@ TEST(ResultsStore, MalformedCompleteLineIsAnError) {
   } catch (const Error& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr(path.string() + ":1: malformed result record"));
   }
+}
+
+// A store received with an output directory is data: one too large, a line too long or a
+// record nested too deep is refused before it is loaded or parsed, the file left as it was.
+TEST(ResultsStore, OversizedStoresLinesAndNestingAreRefusedBeforeLoading) {
+  TempDir dir("bench-store");
+  const auto path = dir / "results.jsonl";
+  auto error_of = [&] {
+    try {
+      ResultsStore store(path);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const std::string complete = record_to_json(kept_fault("confeval", "a", "traditional", 2)) + "\n";
+  write_text(path, complete);
+  ASSERT_EQ(::truncate(path.c_str(), off_t{2} << 30), 0);  // sparse: free on disk
+  EXPECT_EQ(error_of(), path.string() + ": results store of 2147483648 bytes is larger than the 1 GiB limit");
+  ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(complete.size() + kMaxResultRecordBytes + 1)), 0);
+  EXPECT_EQ(error_of(), path.string() + ":2: line longer than the 16 MiB limit");
+  EXPECT_THROW(read_records(path), Error);
+  write_text(path, complete + std::string(1000, '[') + "\n");
+  EXPECT_EQ(error_of(), path.string() + ":2: JSON nested deeper than 64 levels");
+  EXPECT_EQ(slurp(path), complete + std::string(1000, '[') + "\n");
 }
 
 }  // namespace

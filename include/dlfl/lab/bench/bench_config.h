@@ -57,6 +57,13 @@ inline constexpr unsigned kMaxMultiFaultK = 8;
 MultiFaultConfig multi_fault_config(std::uint64_t min_k, std::uint64_t max_k, const std::string& source);
 
 BenchConfig parse_bench_config(std::string_view text, const std::filesystem::path& file);
+// Refuses a file over kMaxBenchConfigBytes before reading it, and JSON nested deeper than
+// io::kMaxJsonDepth before parsing it.
 BenchConfig read_bench_config(const std::filesystem::path& file);
+
+// The largest benchmark file, and run configuration an output directory keeps, read
+// (1 MiB): a benchmark names a few subjects in a few hundred bytes; 1 MiB is far past any
+// hand-written one and cheap to hold.
+inline constexpr std::size_t kMaxBenchConfigBytes = std::size_t{1} << 20;
 
 }  // namespace dlfl::bench

@@ -4,6 +4,7 @@
 // faults that were running, and a restarted run skips every fault already recorded.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -21,6 +22,15 @@ inline constexpr std::string_view kResultsFileName = "results.jsonl";
 // "SOURCE:LINE: what" for a malformed line or a missing field.
 std::string record_to_json(const FaultRecord& record);
 FaultRecord parse_record(std::string_view line, const std::string& source, std::size_t line_number);
+
+// Bounds of a store read back (the output directory may be another's, received to resume):
+// a store over kMaxResultsStoreBytes is refused before it is read, a line over
+// kMaxResultRecordBytes as soon as that much of it is read, a record nested deeper than
+// io::kMaxJsonDepth before it is parsed. A record is a few KB (the failing tests' names,
+// a test output's tail): 16 MiB is thousands of times that; 1 GiB holds hundreds of
+// thousands of faults, more than a run of months measures.
+inline constexpr std::size_t kMaxResultRecordBytes = std::size_t{16} << 20;
+inline constexpr std::size_t kMaxResultsStoreBytes = std::size_t{1} << 30;
 
 // The complete records of a store, read without opening it for appending (another run's
 // store: a torn last line is ignored, nothing is locked or cut), each key's latest attempt. Throws dlfl::Error for an

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -105,6 +106,11 @@ inline constexpr std::string_view kFixTestsPlaceholder = "fix_tests";
 // The recipe's url_map with each "{repos}/FOLDER" made `repos`/FOLDER (absolute).
 void resolve_repos_placeholder(Subject& recipe, const std::filesystem::path& repos);
 Subject read_recipe(const std::filesystem::path& file);
+
+// The largest subject file or recipe read (1 MiB), refused before it is read: one holds a
+// few commands in a few KB. JSON nested deeper than io::kMaxJsonDepth is refused before
+// parsing, by parse_subject and parse_recipe too.
+inline constexpr std::size_t kMaxSubjectFileBytes = std::size_t{1} << 20;
 
 // The generic CMake recipe: configure with Ninja at -O0 with the backend's flags (and the
 // compilation database), build everything, run the CTest tests with per-test gcov;

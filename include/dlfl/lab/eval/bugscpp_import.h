@@ -2,6 +2,7 @@
 // manifest bugs (bugset.h), one per defect of each project's taxonomy entry.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -25,7 +26,14 @@ namespace dlfl::eval {
 // (a letter or digit, then letters, digits, '.', '_', '+', '-'), a duplicate id, a case
 // outside 1..num_cases, a missing buggy patch, a malformed patch, and any path of a
 // patch or extra file that would leave the tree (absolute, "..") or is a symbolic link.
+// Files are read within bounds, each refused before it is read when larger: a meta.json
+// over kMaxMetaJsonBytes or nested deeper than io::kMaxJsonDepth, a patch or extra file
+// over kMaxManifestLineBytes (it travels in the bug's manifest line).
 std::vector<BugReport> import_bugscpp(const std::filesystem::path& dir);
+
+// The largest meta.json read (16 MiB): BugsC++'s hold a project's few dozen defects in a
+// few KB; the bound only keeps a planted gigabyte from being loaded and parsed.
+inline constexpr std::size_t kMaxMetaJsonBytes = std::size_t{16} << 20;
 
 // One BugsC++ command line made runnable outside its container: @DPP_PARALLEL_BUILD@
 // becomes {jobs}, its other @DPP_...@ words are dropped (as BugsC++ drops them without a

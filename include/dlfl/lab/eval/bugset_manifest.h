@@ -37,8 +37,8 @@ inline constexpr std::string_view manifest_file_name = "manifest.jsonl";
 // The manifest line of one bug, without the newline.
 std::string manifest_line(const BugReport& bug);
 
-// Writes one line per bug, in order. Writing atomically (temp file + rename) is the
-// caller's job.
+// Writes one line per bug, in order; throws dlfl::Error naming the bug for a line over
+// kMaxManifestLineBytes. Writing atomically (temp file + rename) is the caller's job.
 void write_manifest(std::ostream& out, const std::vector<BugReport>& bugs);
 
 // Parses one manifest line. Required members: "id", "project", "files"; the others
@@ -48,8 +48,17 @@ void write_manifest(std::ostream& out, const std::vector<BugReport>& bugs);
 BugReport parse_manifest_line(std::string_view line, const std::string& source_name,
                               std::size_t line_number);
 
+// The longest manifest line read or written (16 MiB): a BugsC++ bug carries its patches
+// base64 in its line, so the bound leaves a bug about 12 MiB of patch text (the longest
+// line of bugsets/*.jsonl is 27 KB), while the line streamed and parsed stays well inside
+// a process of 64 MiB.
+inline constexpr std::size_t kMaxManifestLineBytes = std::size_t{16} << 20;
+
 // Reads a whole manifest (blank lines skipped), throwing as parse_manifest_line does;
-// duplicate ids are an error too.
+// duplicate ids are an error too, and so is a line over kMaxManifestLineBytes
+// ("SOURCE:LINE: manifest line longer than the 16 MiB limit"). The file is streamed
+// line by line (io::TextFileLines): memory is the longest line, not the file. A line's JSON
+// nests at most io::kMaxJsonDepth levels.
 std::vector<BugReport> read_manifest(std::istream& in, const std::string& source_name);
 std::vector<BugReport> read_manifest(const std::filesystem::path& path);
 

@@ -56,6 +56,8 @@ struct ResultTable {
 // an unknown filter column, or no header to name the columns.
 ResultTable parse_result_table(std::string_view text, const std::string& source_name,
                                const ResultTableOptions& options);
+// A file over 256 MiB is refused before it is read ("PATH: table of N bytes is larger than
+// the 256 MiB limit"; the bound of every eval table, lib/lab/eval/bugset_io.h).
 ResultTable read_result_table(const std::filesystem::path& path, const ResultTableOptions& options);
 
 // One label per bug id, from one column of a labels CSV (its header names the columns).
