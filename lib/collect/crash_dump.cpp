@@ -35,8 +35,14 @@ CrashDumpPlan plan_crash_dump(const CrashDumpInputs& in) {
   std::string preload = in.library.string();
   if (in.ld_preload && *in.ld_preload) preload += std::string(":") + in.ld_preload;
   plan.environment.push_back("LD_PRELOAD=" + preload);
-  std::string asan = "verify_asan_link_order=0";
-  if (in.asan_options && *in.asan_options) asan = std::string(in.asan_options) + ":" + asan;
+  // ASan's link-order check would refuse a gcc -fsanitize=address test with our library
+  // first (ours last: it must hold). abort_on_error=1 makes a sanitizer's error report
+  // (ASan, LSan; a plain _exit(1) otherwise, which writes no coverage) end in abort(),
+  // which the handler turns into written coverage and a SIGABRT crash (first: the
+  // user's own abort_on_error wins).
+  std::string asan = "abort_on_error=1:";
+  if (in.asan_options && *in.asan_options) asan += std::string(in.asan_options) + ":";
+  asan += "verify_asan_link_order=0";
   plan.environment.push_back("ASAN_OPTIONS=" + asan);
   plan.note = "crash handler: " + in.library.filename().string() +
               " preloaded, so a test killed by a signal or --timeout keeps the coverage it reached";

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <thread>
 
@@ -160,6 +161,8 @@ class PerTestRun {
   void add_test(std::size_t i, std::span<const std::uint32_t> covered);
   void count(CollectResult& result) const;
   void add_all_tests();
+  fs::path report_of(const TestCommand& t, const fs::path& dir);
+  void note_report_format(const TestCommand& t, const ProcessResult& run, const fs::path& report);
 
   const CollectRequest& r_;
   const Plan& p_;
@@ -179,7 +182,27 @@ class PerTestRun {
   std::vector<char> ended_;
   std::size_t in_builder_ = 0;
   std::map<std::string, std::uint32_t> extrinsic_ids_;  // `rank=K` elements, added when first met
+  // GoogleTest programs found to predate JSON reports (< 1.8.1): their tests write XML.
+  std::mutex formats_mutex_;
+  std::set<std::string> xml_only_;
 };
+
+// The report a test writes: JSON, or XML for a GoogleTest known to have no JSON.
+fs::path PerTestRun::report_of(const TestCommand& t, const fs::path& dir) {
+  std::lock_guard lock(formats_mutex_);
+  return dir / (xml_only_.contains(t.argv.front()) ? "gtest.xml" : "gtest.json");
+}
+
+// A GoogleTest older than 1.8.1 warns that it does not know the JSON format and writes no
+// report; that test is judged from its console lines and the program's later tests write
+// XML (every version since 1.6 does).
+void PerTestRun::note_report_format(const TestCommand& t, const ProcessResult& run, const fs::path& report) {
+  if (!t.gtest || report.extension() != ".json" || !gtest_rejected_output_format(run.out)) return;
+  std::lock_guard lock(formats_mutex_);
+  if (xml_only_.insert(t.argv.front()).second)
+    progress_.note(fmt::format("{}: its GoogleTest predates JSON reports (older than 1.8.1); reading its XML reports",
+                               printable(t.argv.front())));
+}
 
 void PerTestRun::add_test(std::size_t i, std::span<const std::uint32_t> covered) {
   TestRecord& r = records_[i];
@@ -206,7 +229,8 @@ ProcessSpec PerTestRun::spec_of(const TestCommand& t, const fs::path& dir, const
   ProcessSpec spec;
   spec.argv = t.argv;
   if (t.gtest) {
-    spec.argv.push_back("--gtest_output=json:" + report.string());
+    spec.argv.push_back((report.extension() == ".xml" ? "--gtest_output=xml:" : "--gtest_output=json:") +
+                        report.string());
     spec.env_unset = kGtestEnvUnset;
   }
   spec.cwd = t.cwd;
@@ -264,7 +288,7 @@ void PerTestRun::run_one(std::size_t i) {
   const TestCommand& t = p_.tests[i];
   const fs::path dir = scratch_ / ("t" + std::to_string(i));
   fs::create_directories(dir);
-  const fs::path report = dir / "gtest.json";
+  const fs::path report = report_of(t, dir);
   const ProcessSpec spec = spec_of(t, dir, report);
   ReferenceResult reference;
   if (p_.oracle) {
@@ -273,6 +297,7 @@ void PerTestRun::run_one(std::size_t i) {
   }
   const ProcessResult run = run_process(spec, &stop_);
   if (run.end == ProcessEnd::cancelled) return;
+  note_report_format(t, run, report);
   judge(i, run, spec, reference, report);
   if (!read_coverage(i, dir)) return;
   if (!r_.keep_work) io::remove_tree_quietly(dir);
@@ -325,6 +350,7 @@ void PerTestRun::run_all() {
 void PerTestRun::count(CollectResult& result) const {
   CollectStats& s = result.stats;
   std::vector<std::string> failing_without, passing_without, not_run;
+  std::size_t unreported = 0;  // GoogleTest tests that left no result at all
   for (std::size_t i = 0; i < p_.tests.size(); ++i) {
     const TestRecord& r = records_[i];
     if (!r.outcome.in_spectrum()) {
@@ -336,10 +362,22 @@ void PerTestRun::count(CollectResult& result) const {
     if (r.outcome.failed()) ++s.failing;
     if (r.outcome.kind == TestOutcome::Kind::crashed) ++s.crashed;
     if (r.outcome.kind == TestOutcome::Kind::timed_out) ++s.timed_out;
+    if (r.outcome.unreported) ++unreported;
     if (!r.has_coverage) {
       ++s.no_coverage;
       (r.outcome.failed() ? failing_without : passing_without).push_back(p_.tests[i].name);
     }
+  }
+  if (s.tests > 1 && unreported == s.tests) {
+    std::size_t first = 0;
+    while (!records_[first].outcome.in_spectrum()) ++first;
+    const std::string& end = records_[first].outcome.message;
+    throw Error(fmt::format("none of the {} GoogleTest tests reported a result: no run wrote a report "
+                            "(--gtest_output) or printed GoogleTest's [ RUN ]/[ OK ]/[ FAILED ] lines for its test; is "
+                            "{} a GoogleTest program whose main() calls RUN_ALL_TESTS() and whose output reaches "
+                            "stdout? The first, {}: {}",
+                            s.tests, printable(p_.tests[first].argv.front()), printable(p_.tests[first].name),
+                            printable(end.substr(0, end.find('\n')))));
   }
   const CoverageBackend& backend = *p_.backend;
   // Every test killed (a library that aborts while it loads, say): the binaries are fine,

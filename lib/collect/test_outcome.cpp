@@ -118,6 +118,54 @@ GtestResult gtest_result(const nlohmann::json& doc, std::string_view test) {
 
 }  // namespace
 
+namespace {
+
+// GoogleTest's verdict, from its report or, where the run wrote none, its console lines.
+TestOutcome judge_gtest(const TestCommand& command, const ProcessResult& run, std::chrono::milliseconds timeout,
+                        const std::filesystem::path& report) {
+  using Kind = TestOutcome::Kind;
+  const auto text = report.empty() ? std::nullopt : slurp(report);
+  GtestResult r;
+  if (text) {
+    r = report.extension() == ".xml" ? parse_gtest_xml_report(*text, command.name, report.string())
+                                     : parse_gtest_report(*text, command.name, report.string());
+  } else {
+    const GtestConsoleResult console = parse_gtest_console(run.out, command.name);
+    if (!console.ended) {
+      if (gtest_rejected_output_format(run.out) && !console.started)
+        return {Kind::failed,
+                with_output(fmt::format("{}: this GoogleTest (older than 1.8.1) writes no JSON report and its output "
+                                        "names no test",
+                                        describe_end(run, timeout)),
+                            run),
+                true};
+      // GoogleTest writes its report after the last test; an exit() inside the test
+      // ends the process before that, whatever the exit code says.
+      TestOutcome early{Kind::failed,
+                        with_output(fmt::format("{} {}", describe_end(run, timeout),
+                                                console.started ? "inside the test, before GoogleTest wrote its result "
+                                                                  "(exit() inside the test?)"
+                                                                : "before GoogleTest wrote its result (exit() inside the "
+                                                                  "test? not a GoogleTest program?)"),
+                                    run)};
+      early.unreported = true;
+      return early;
+    }
+    r.found = true;
+    r.skipped = console.skipped;
+    if (console.failed) r.failures = console.failures.empty() ? "GoogleTest printed FAILED" : console.failures;
+  }
+  if (!r.found) return {Kind::not_run, "GoogleTest ran no test of this name"};
+  if (!r.failures.empty()) return {Kind::failed, r.failures};
+  if (run.exit_code != 0)
+    return {Kind::failed,
+            with_output(fmt::format("{} after the test passed (a failure at exit?)", describe_end(run, timeout)), run)};
+  if (r.skipped) return {Kind::skipped, "GTEST_SKIP"};
+  return {Kind::passed, {}};
+}
+
+}  // namespace
+
 TestOutcome judge_outcome(const TestCommand& command, const ProcessResult& run, std::chrono::milliseconds timeout,
                           const std::filesystem::path& gtest_report) {
   using Kind = TestOutcome::Kind;
@@ -141,24 +189,7 @@ TestOutcome judge_outcome(const TestCommand& command, const ProcessResult& run, 
   if (!command.skip_regex.empty() && matches_any(command.skip_regex, run.out))
     return {Kind::skipped, "a SKIP_REGULAR_EXPRESSION matched"};
 
-  if (command.gtest) {
-    const auto text = gtest_report.empty() ? std::nullopt : slurp(gtest_report);
-    if (!text)
-      // GoogleTest writes its report after the last test; an exit() inside the test
-      // ends the process before that, whatever the exit code says.
-      return {Kind::failed, with_output(fmt::format("{} before GoogleTest wrote its result (exit() inside the test?)",
-                                                    describe_end(run, timeout)),
-                                        run)};
-    const GtestResult r = parse_gtest_report(*text, command.name, gtest_report.string());
-    if (!r.found) return {Kind::not_run, "GoogleTest ran no test of this name"};
-    if (!r.failures.empty()) return {Kind::failed, r.failures};
-    if (run.exit_code != 0)
-      return {Kind::failed, with_output(fmt::format("{} after the test passed (a failure at exit?)",
-                                                    describe_end(run, timeout)),
-                                        run)};
-    if (r.skipped) return {Kind::skipped, "GTEST_SKIP"};
-    return {Kind::passed, {}};
-  }
+  if (command.gtest) return judge_gtest(command, run, timeout, gtest_report);
 
   // CTest's rules (cmCTestRunTest): a pass expression replaces the exit-code check, a
   // fail expression overrides a pass, WILL_FAIL inverts the verdict.

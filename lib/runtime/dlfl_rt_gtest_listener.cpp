@@ -7,7 +7,7 @@
 //    to your test executable's sources and link libdlfl_rt (`dlfl config --libs`). Nothing
 //    else changes: a static initialiser registers the listener. Written in C++11 and
 //    adapting to the GoogleTest API it sees (test_case_name/test_suite_name, Skipped).
-//  - Prebuilt as libdlfl_rt_gtest.a (DLFL_RT_GTEST_PREBUILT) against the system's
+//  - Prebuilt as libdlfl_rt_gtest.so (DLFL_RT_GTEST_PREBUILT) against the system's
 //    GoogleTest: `dlfl config --libs --gtest`. Only right when the program links that same
 //    GoogleTest: the listener's virtual functions must sit where the linked GoogleTest
 //    calls them. A GoogleTest older than 1.10 (no TestResult::Skipped, e.g. a vendored

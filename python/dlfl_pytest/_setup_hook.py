@@ -15,6 +15,8 @@ import json
 import os
 import runpy
 import sys
+import threading
+import time
 
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cu")
 
@@ -35,9 +37,30 @@ def _output_of(argv):
     return None
 
 
+class _Progress:
+    """Under `build`: one stderr line per compiled unit, `units compiled K of N, elapsed`
+    (N and the start from dlfl_pytest.build's environment); a real extension's build takes
+    minutes. Thread-safe: pybind11's ParallelCompile spawns from several threads."""
+
+    def __init__(self):
+        self.total = int(os.environ.get("DLFL_PYTEST_UNITS", "0") or 0)
+        self.start = float(os.environ.get("DLFL_PYTEST_START", "0") or 0) or time.time()
+        self.done = 0
+        self.lock = threading.Lock()
+
+    def compiled(self):
+        with self.lock:
+            self.done += 1
+            of = " of %d" % self.total if self.total else ""
+            sys.stderr.write("dlfl_pytest.build: units compiled %d%s, elapsed %.0f s\n"
+                             % (self.done, of, time.time() - self.start))
+            sys.stderr.flush()
+
+
 def main():
     mode, log, setup = sys.argv[1], sys.argv[2], sys.argv[3]
     entries = []
+    progress = _Progress()
 
     def spawn(self, cmd, *args, **kwargs):
         argv = [str(a) for a in cmd]
@@ -48,6 +71,8 @@ def main():
                 entries.append({"directory": os.getcwd(), "file": os.path.abspath(source), "arguments": argv})
             return None
         result = original_spawn(self, cmd, *args, **kwargs)
+        if compiling and _source_of(argv):
+            progress.compiled()
         if not compiling and _output_of(argv):
             entries.append({"directory": os.getcwd(), "output": os.path.abspath(_output_of(argv))})
         return result

@@ -25,10 +25,12 @@ modules the tests loaded. See docs/pytorch-extension.md.
 import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 HOOK = "dlfl_pytest._setup_hook"
 
@@ -43,6 +45,40 @@ def _run(argv, **kwargs):
         raise BuildError("%s failed (exit %d):\n%s%s" % (" ".join(map(shlex.quote, argv)), r.returncode,
                                                          r.stdout[-3000:], r.stderr[-6000:]))
     return r
+
+
+_START = time.time()
+# ninja's status line (torch.utils.cpp_extension builds with ninja): "[3/12] c++ ...".
+_NINJA_STATUS = re.compile(r"^\[(\d+)/(\d+)\] ")
+
+
+def _say(message):
+    """A progress line on stderr with the time since the start."""
+    sys.stderr.write("dlfl_pytest.build: %s (elapsed %.0f s)\n" % (message, time.time() - _START))
+    sys.stderr.flush()
+
+
+def _run_with_progress(argv, **kwargs):
+    """_run() for the long build: its output is read as it comes, our hook's progress lines
+    (`units compiled K of N`) and ninja's `[K/N]` are passed on to stderr, and the rest is
+    kept for the error message."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs)
+    kept = []
+    for line in p.stdout:
+        if line.startswith("dlfl_pytest.build: units compiled"):
+            sys.stderr.write(line)
+            sys.stderr.flush()
+            continue
+        m = _NINJA_STATUS.match(line)
+        if m:
+            _say("units compiled %s of %s (ninja)" % (m.group(1), m.group(2)))
+        kept.append(line)
+        if len(kept) > 400:
+            del kept[:200]
+    p.wait()
+    if p.returncode != 0:
+        raise BuildError("%s failed (exit %d):\n%s" % (" ".join(map(shlex.quote, argv)), p.returncode,
+                                                     "".join(kept)[-9000:]))
 
 
 def _hook_env(extra=None):
@@ -86,7 +122,9 @@ def build(args):
     setup_command = args.setup_command or ["build_ext"]
     record_dir, tree = os.path.join(work, "record"), os.path.join(work, "tree")
 
+    _say("recording the compile commands of setup.py %s" % " ".join(setup_command))
     _, units = record_compile_commands(project, record_dir, setup_command)
+    _say("instrumenting %d units" % units)
     instrument = [dlfl, "instrument", "-p", record_dir, "--root", project, "--out", tree, "--quiet"]
     instrument += ["--exclude=" + x for x in args.exclude] + ["--extra-arg=" + x for x in args.extra_arg]
     if args.jobs:
@@ -96,12 +134,16 @@ def build(args):
     env = _hook_env({"CPPFLAGS": (os.environ.get("CPPFLAGS", "") + " " + dlfl_config(dlfl, "--cflags")).strip(),
                      "LDFLAGS": (os.environ.get("LDFLAGS", "") + " " + dlfl_config(dlfl, "--libs")).strip()})
     env.setdefault("MAX_JOBS", str(args.jobs or 2))  # torch.utils.cpp_extension's ninja
+    env["DLFL_PYTEST_UNITS"] = str(units)
+    env["DLFL_PYTEST_START"] = repr(_START)
     log = os.path.join(work, "outputs.json")
     argv = [sys.executable, "-m", HOOK, "build", log, "setup.py"] + setup_command
     lib = os.path.join(tree, "build", "lib")
     if setup_command[:1] == ["build_ext"]:
         argv += ["--build-lib", lib, "--build-temp", os.path.join(tree, "build", "temp")]
-    _run(argv, cwd=tree, env=env)
+    _say("building the instrumented tree: %d units to compile" % units)
+    _run_with_progress(argv, cwd=tree, env=env)
+    _say("built")
     with open(log) as f:
         outputs = [e["output"] for e in json.load(f)]
     print("dlfl_pytest.build: %d units instrumented, probe map %s" % (units, probe_map))

@@ -146,6 +146,82 @@ TEST(CollectGcov, CrashHandlerKeepsAbortAndFpeCoverageOfCommands) {
   EXPECT_EQ(covered_lines(s, "fpe:4", kCalc), (Lines{16, 17, 20}));
 }
 
+// GoogleTest before 1.8.1 writes no JSON report (fixtures/mini/tests/old_gtest_main.cpp
+// speaks 1.7's protocol): the first test is judged from its console lines, the program's
+// later tests from XML reports; an aborting test keeps its coverage (the crash handler).
+TEST(CollectGcov, GoogleTestOlderThanJsonReportsIsReadFromXmlAndTheConsole) {
+  for (const bool xml : {true, false}) {
+    TempDir dir;
+    const fs::path out = dir / "out.dlfl";
+    const CommandResult run = run_shell(std::string(xml ? "" : "OLD_GTEST_NO_XML=1 ") + DLFL_BINARY + " collect --gtest " +
+                                        mini("gcc", "old_gtest_tests") + " --source-root " + kRoot +
+                                        " --exclude '*/tests/*' --timeout 2 -j1 -o " + out.string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const Spectrum s = io::read_native(out);
+    EXPECT_THAT(test_names(s), ElementsAre("Old.AddSmall", "Old.AbsNegative", "Old.Aborts"));
+    EXPECT_FALSE(test_named(s, "Old.AddSmall").failed()) << test_named(s, "Old.AddSmall").message;
+    const TestCase& wrong = test_named(s, "Old.AbsNegative");
+    EXPECT_EQ(wrong.status, TestStatus::failed);
+    EXPECT_THAT(wrong.message, HasSubstr("Value of: buggy_abs(-3)\n  Actual: -3")) << xml;
+    EXPECT_EQ(test_named(s, "Old.Aborts").status, TestStatus::crashed);
+    EXPECT_THAT(run.err, HasSubstr("its GoogleTest predates JSON reports (older than 1.8.1); reading its XML reports"));
+    EXPECT_EQ(covered_lines(s, "Old.AddSmall", kCalc), (Lines{8, 9, 10, 13}));
+    EXPECT_EQ(covered_lines(s, "Old.AbsNegative", kCalc), (Lines{16, 17, 18}));
+    EXPECT_EQ(covered_lines(s, "Old.Aborts", kCalc), (Lines{8, 9, 10, 11}));
+  }
+}
+
+TEST(CollectErrors, NoGoogleTestResultAtAllIsOneReasonNotEveryTestFailing) {
+  // A "GoogleTest binary" that lists tests but neither reports nor prints their results.
+  TempDir dir;
+  const fs::path fake = dir / "fake_tests";
+  write_text(fake, "#!/bin/sh\ncase \"$1\" in --gtest_list_tests) printf 'S.\\n  a\\n  b\\n  c\\n';; esac\nexit 0\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  const Collected c = collect(dir, "--gtest " + fake.string() + " --coverage gcov " + common_args());
+  EXPECT_EQ(c.run.exit_code, 2);
+  EXPECT_THAT(c.run.err, HasSubstr("none of the 3 GoogleTest tests reported a result"));
+  EXPECT_THAT(c.run.err, HasSubstr("is " + fake.string() + " a GoogleTest program whose main() calls RUN_ALL_TESTS()"));
+  EXPECT_THAT(c.run.err, ::testing::Not(HasSubstr("collected")));
+  EXPECT_FALSE(c.spectrum);
+}
+
+TEST(CollectGcov, CrashHandlerKeepsTheCoverageOfASanitizerError) {
+  // AddressSanitizer ends a process that reports an error with _exit(1), which writes no
+  // gcov data; dlfl's ASAN_OPTIONS make it abort, and the crash handler keeps the coverage.
+  TempDir dir;
+  write_text(dir / "uaf.c",
+             "#include <stdlib.h>\n"
+             "int touched(int x) {\n"
+             "  return x + 1;\n"
+             "}\n"
+             "int main(int argc, char** argv) {\n"
+             "  int* p = calloc(4, sizeof(int));\n"
+             "  int y = touched(argc) - 3;\n"
+             "  if (argv[1][0] == 'u')\n"
+             "    free(p);\n"
+             "  int v = p[y];\n"
+             "  if (argv[1][0] != 'u')\n"
+             "    free(p);\n"
+             "  return v;\n"
+             "}\n");
+  const CommandResult built = run_shell("cd " + dir.path().string() +
+                                        " && gcc -O0 -g -fsanitize=address --coverage uaf.c -o uaf");
+  if (built.exit_code != 0) GTEST_SKIP() << "gcc -fsanitize=address does not build here: " << built.err;
+  write_text(dir / "names", "ok\nuse-after-free\n");
+  const Collected c = collect(dir, "--tests " + (dir / "names").string() + " --cmd '" + (dir / "uaf").string() +
+                                       " {}' --coverage gcov --source-root " + dir.path().string() + " --timeout 20");
+  ASSERT_EQ(c.run.exit_code, 0) << c.run.err;
+  const Spectrum& s = *c.spectrum;
+  EXPECT_FALSE(test_named(s, "ok").failed());
+  EXPECT_EQ(test_named(s, "use-after-free").status, TestStatus::crashed);
+  EXPECT_THAT(test_named(s, "use-after-free").message, HasSubstr("killed by signal 6 (SIGABRT)"));
+  // Up to the faulty read; the free() only this test reaches is there (gcov's counts past
+  // an abnormal end are inferred from the block graph, so no exact set is asserted).
+  const Lines covered = covered_lines(s, "use-after-free", "uaf.c");
+  for (const std::uint32_t line : {2u, 3u, 6u, 7u, 8u, 9u, 10u}) EXPECT_TRUE(covered.contains(line)) << line;
+  EXPECT_FALSE(covered_lines(s, "ok", "uaf.c").contains(9));
+}
+
 TEST(CollectErrors, EveryTestKilledIsSaidSoNotBlamedOnTheBuild) {
   // A library that aborts while it loads kills every test; without the crash handler no
   // test leaves gcov data, and the error says why instead of doubting the coverage flags.
@@ -272,9 +348,11 @@ TEST(CollectGcov, DifferentialOracleJudgesByTheReferencesOutputAndStatus) {
 #if DLFL_COLLECT_HAVE_CLANG
 TEST(CollectLlvm, FindsTheBuildTreesInstrumentedExecutablesNotItsObjectFiles) {
   // The object files carry the same coverage sections; llvm-cov wants the linked binaries.
-  // calc_cli and mini_tests are the clang build's; the gcc build's carry gcov data paths.
+  // calc_cli, mini_tests and old_gtest_tests are the clang build's; the gcc build's carry
+  // gcov data paths.
   EXPECT_EQ(collect::find_llvm_coverage_binaries(kFixtures / "clang"),
-            (std::vector<fs::path>{kFixtures / "clang" / "calc_cli", kFixtures / "clang" / "mini_tests"}));
+            (std::vector<fs::path>{kFixtures / "clang" / "calc_cli", kFixtures / "clang" / "mini_tests",
+                                   kFixtures / "clang" / "old_gtest_tests"}));
   EXPECT_TRUE(collect::find_llvm_coverage_binaries(kFixtures / "gcc").empty());
   EXPECT_THROW(collect::find_llvm_coverage_binaries(kFixtures / "no-such-build"), dlfl::Error);
 }

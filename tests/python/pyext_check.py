@@ -21,6 +21,7 @@ import csv
 import glob
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -116,6 +117,10 @@ def main():
         probe_map = os.path.join(tree, "dlfl-probes.map")
         if not os.path.exists(probe_map) or "probe map" not in r.stdout:
             fail("no probe map in %s:\n%s" % (tree, r.stdout))
+        # Progress while it builds: each unit compiled, of how many, and the time so far.
+        if not re.search(r"dlfl_pytest.build: units compiled 1 of \d+, elapsed \d+ s", r.stderr) or \
+                "instrumenting" not in r.stderr:
+            fail("no build progress on stderr:\n%s" % r.stderr)
         copied = [os.path.relpath(os.path.join(d, n), tree) for d, _, names in os.walk(tree) for n in names
                   if n.endswith((".so", ".o")) and not os.path.relpath(d, tree).startswith("build")]
         if copied or os.path.exists(os.path.join(tree, "build", "temp.linux-x86_64-cpython-311")):

@@ -61,7 +61,7 @@ find_program(PKG_CONFIG pkg-config)
 if(PKG_CONFIG)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env "PKG_CONFIG_PATH=${WORK_DIR}/prefix/${LIBDIR}/pkgconfig"
     ${PKG_CONFIG} --cflags --libs dlfl_rt_gtest OUTPUT_VARIABLE pc RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(rc OR NOT pc MATCHES "-ldlfl_rt" OR NOT pc MATCHES "libdlfl_rt_gtest.a")
+  if(rc OR NOT pc MATCHES "-ldlfl_rt" OR NOT pc MATCHES "-ldlfl_rt_gtest")
     message(FATAL_ERROR "pkg-config dlfl_rt_gtest: (${rc}) '${pc}'")
   endif()
 endif()

@@ -7,7 +7,7 @@ namespace dlfl::cli {
 
 struct RuntimeLayout {
   std::filesystem::path include_dir;  // holds dlfl_rt/probe.h
-  std::filesystem::path lib_dir;      // holds libdlfl_rt.so, libdlfl_rt_gtest.a, libdlfl_crash_dump.so
+  std::filesystem::path lib_dir;      // holds libdlfl_rt.so, libdlfl_rt_gtest.so, libdlfl_crash_dump.so
   std::filesystem::path listener;     // dlfl_rt_gtest_listener.cpp, for builds with their own GoogleTest
 };
 

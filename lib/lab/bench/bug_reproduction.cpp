@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "dlfl/lab/bench/bugscpp_reproduction.h"
+#include "dlfl/lab/bench/cmake_test_options.h"
 #include "dlfl/lab/bench/download_detection.h"
 #include "dlfl/lab/bench/step_log.h"
 #include "dlfl/lab/bench/watchdog.h"
@@ -22,6 +24,23 @@ namespace dlfl::bench {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A compilation database with at least one entry.
+bool has_compile_database(const fs::path& build) {
+  std::ifstream in(build / "compile_commands.json");
+  for (char ch; in.get(ch);)
+    if (ch == '{') return true;
+  return false;
+}
+
+// Why the first failing test of a run failed, its message's first line: when every test
+// fails on both versions, a cause common to all (a test runner dlfl cannot read) shows.
+std::string first_failure(const TreeSpectrum& run) {
+  for (const auto& test : run.spectrum.tests())
+    if (test.failed() && !test.message.empty())
+      return "; on the fixed version " + test.name + " fails with: " + test.message.substr(0, test.message.find('\n'));
+  return "";
+}
 
 std::string joined(const std::vector<std::string>& items, std::size_t limit = 10) {
   std::string out;
@@ -188,7 +207,8 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   const auto step = [&](const FaultContext& context, const WorkTree& where, const std::string& command,
                         const std::string& version, const std::string& log_name,
                         bool configuring) -> std::optional<FaultRecord> {
-    const CommandOutcome outcome = run_tree_command(context, where, command, c.test_jobs, c.interrupt);
+    const StepProgress progress{r.key() + ": " + version + "-" + log_name, log};
+    const CommandOutcome outcome = run_tree_command(context, where, command, c.test_jobs, c.interrupt, &progress);
     if (interrupted()) throw Error("interrupted");
     keep_log(plan.log_dir, version + "-" + log_name + ".log", outcome.output);
     if (outcome.ok) return std::nullopt;
@@ -212,11 +232,16 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   FaultContext plain_context = c;
   plain_context.vars["cflags"] = recipe.extra_cflags;
   plain_context.vars["ldflags"] = "";
+  // `dlfl instrument` reads the plain build's compilation database: CMake (3.17 on) writes
+  // it for any configure command when this variable is in its environment.
+  plain_context.build_env.push_back("CMAKE_EXPORT_COMPILE_COMMANDS=ON");
   FaultContext run_context = c;
   if (runtime) run_context.probe_map = instrumented.source / instrument::kProbeMapFileName;
   std::string& fix_tests = run_context.vars[std::string(kFixTestsPlaceholder)];
   for (const auto& file : candidacy.test_files) fix_tests += file + "\n";
   const auto instrument = [&](const std::string& version) -> std::optional<FaultRecord> {
+    if (!has_compile_database(plain.build))
+      return discard("build failed", "configuring the " + version + " version: " + missing_compile_database_reason(plain.build));
     std::error_code ec;
     fs::remove_all(instrumented.source, ec);  // files the fix deleted must not stay behind
     std::vector<std::string> argv = c.instrument_command;
@@ -227,8 +252,9 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
     for (const auto& pattern : recipe.instrument_exclude) argv.insert(argv.end(), {"-x", pattern});
     std::string command;
     for (const auto& arg : argv) command += (command.empty() ? "" : " ") + collect::shell_quote(arg);
+    const StepProgress progress{r.key() + ": " + version + "-instrument", log};
     const CommandOutcome outcome =
-        run_command(command, tree.build.parent_path(), c.build_env, recipe.build_timeout, c.interrupt);
+        run_command(command, tree.build.parent_path(), c.build_env, recipe.build_timeout, c.interrupt, &progress);
     if (interrupted()) throw Error("interrupted");
     keep_log(plan.log_dir, version + "-instrument.log", outcome.output);
     if (outcome.ok) return std::nullopt;
@@ -237,6 +263,19 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
                    "instrumenting the " + version + " version: " + failure_summary(outcome));
   };
 
+  const std::string base_cmake_args = c.vars.count("cmake_args") ? c.vars.at("cmake_args") : "";
+  const bool generic = recipe.configure == generic_recipe().configure;
+  const auto with_test_options = [&](FaultContext& context, const std::string& version, bool say) {
+    context.vars["cmake_args"] = base_cmake_args;
+    if (!generic) return;
+    std::string added;
+    for (const auto& name : cmake_test_options(tree.source))
+      if (name != "BUILD_TESTING" && base_cmake_args.find("-D" + name + "=") == std::string::npos)
+        added += (added.empty() ? "" : " ") + ("-D" + name + "=ON");
+    if (added.empty()) return;
+    context.vars["cmake_args"] += (base_cmake_args.empty() ? "" : " ") + added;
+    if (log && say) log(r.key() + ": the " + version + " version's test options turned on (generic recipe): " + added);
+  };
   const auto build = [&](const std::string& version, bool configure) -> std::optional<FaultRecord> {
     if (auto d = update_submodules(version)) return d;
     // A bug's first configure starts from a fresh CMake cache: the tree's cache holds the
@@ -248,13 +287,20 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
       std::error_code ec;
       fs::remove(built.build / "CMakeCache.txt", ec);
       if (runtime) fs::remove(plain.build / "CMakeCache.txt", ec);
+      // Nor may another version's compilation database pass for this one's.
+      if (runtime) fs::remove(plain.build / "compile_commands.json", ec);
     }
+    // The generic recipe turns on the test options this version declares (a project whose
+    // tests, or whose only C++ target, are built under BUILD_TESTS).
+    FaultContext configure_context = c;
+    if (configure) with_test_options(configure_context, version, true);
+    if (runtime) with_test_options(plain_context, version, !configure);
     if (runtime) {
       if (auto d = step(plain_context, plain, recipe.configure, version, "plain-configure", true)) return d;
       if (auto d = instrument(version)) return d;
     }
     if (configure)
-      if (auto d = step(c, built, recipe.configure, version, "configure", true)) return d;
+      if (auto d = step(configure_context, built, recipe.configure, version, "configure", true)) return d;
     return step(c, built, recipe.build, version, "build", false);
   };
   const auto run_tests = [&](const FaultContext& context, const std::string& version, TreeSpectrum& out)
@@ -308,7 +354,7 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
                        (slow.empty() ? "" : " well inside the time limit (" + std::to_string(slow.size()) +
                                                 " timed out on the buggy version and took more than a quarter of that time on "
                                                 "the fixed one)") +
-                       ": " + joined({buggy.failing.begin(), buggy.failing.end()}, 5));
+                       ": " + joined({buggy.failing.begin(), buggy.failing.end()}, 5) + first_failure(fixed));
 
   // Spectrum: the code outside the tests; the tests passing on the buggy version and the
   // fail-to-pass ones (a test failing on both versions fails for another reason).

@@ -176,6 +176,7 @@ class Defect {
                                     .command = "bash " + shell_quote((dir_ / "case.sh").string()) + " {}"};
     o.coverage = collect::CoverageKind::gcov;
     o.paths.source_root = tree_.source;
+    o.crash_dump_library = c_.crash_dump_library;
     o.jobs = 1;
     o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(c_.subject->test_timeout);
     o.work_dir = dir_ / "scratch";

@@ -4,8 +4,11 @@
 
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "dlfl/collect/process.h"
 
@@ -13,7 +16,7 @@ namespace dlfl::bench {
 
 CommandOutcome run_command(const std::string& command, const std::filesystem::path& cwd,
                            const std::vector<std::string>& env, std::chrono::seconds timeout,
-                           const std::atomic<bool>* cancel) {
+                           const std::atomic<bool>* cancel, const StepProgress* progress) {
   collect::ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c", command};
   spec.cwd = cwd;
@@ -21,7 +24,35 @@ CommandOutcome run_command(const std::string& command, const std::filesystem::pa
   spec.timeout = timeout;
   spec.merge_stderr = true;
   spec.stdout_limit = 16 * 1024;
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();
+  const auto elapsed = [started] {
+    return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started).count()) + " s";
+  };
+  const bool saying = progress && progress->say;
+  // A line every interval while it runs, so a long build shows it is alive.
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool finished = false;
+  std::thread heartbeat;
+  if (saying) {
+    progress->say(progress->label + "...");
+    heartbeat = std::thread([&] {
+      std::unique_lock lock(mutex);
+      while (!wake.wait_for(lock, progress->interval, [&] { return finished; }))
+        progress->say(progress->label + ": running, elapsed " + elapsed());
+    });
+  }
   const collect::ProcessResult r = collect::run_process(spec, cancel);
+  if (saying) {
+    {
+      std::lock_guard lock(mutex);
+      finished = true;
+    }
+    wake.notify_all();
+    heartbeat.join();
+    progress->say(progress->label + (r.ok() ? ": done" : ": failed") + " in " + elapsed());
+  }
   CommandOutcome out;
   out.ok = r.ok();
   out.timed_out = r.end == collect::ProcessEnd::timed_out;

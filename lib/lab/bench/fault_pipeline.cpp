@@ -139,10 +139,10 @@ std::map<std::string, std::string> tree_vars(const FaultContext& c, const WorkTr
 }  // namespace
 
 CommandOutcome run_tree_command(const FaultContext& c, const WorkTree& tree, const std::string& command,
-                                unsigned jobs, const std::atomic<bool>* cancel) {
+                                unsigned jobs, const std::atomic<bool>* cancel, const StepProgress* progress) {
   const auto vars = tree_vars(c, tree, jobs);
   std::filesystem::create_directories(tree.build);
-  return run_command(expand_command(command, vars), tree.build, c.build_env, c.subject->build_timeout, cancel);
+  return run_command(expand_command(command, vars), tree.build, c.build_env, c.subject->build_timeout, cancel, progress);
 }
 
 std::filesystem::path find_test_binary(const std::filesystem::path& build, const std::string& pattern) {
@@ -258,6 +258,7 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
     o.paths.source_root = tree.source;
     o.paths.excludes = {"tests/*"};
     o.jobs = c.test_jobs;
+    o.crash_dump_library = c.crash_dump_library;
     o.work_dir = tree.build.parent_path() / "scratch";
   }
   std::filesystem::create_directories(o.work_dir);

@@ -170,6 +170,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     context.top_n = o.top_n;
     context.test_filter = setup.recipe.test_filter;
     context.interrupt = o.interrupt;
+    context.crash_dump_library = o.crash_dump_library;
   }
   std::map<std::string, std::unique_ptr<GitClone>> clones;
   std::vector<BugPlan> plans;

@@ -238,6 +238,41 @@ TEST_F(BugsetReproduceHabits, TheLlvmBackendSeesTheCodeOfTheProjectsSharedLibrar
   EXPECT_GT(records[0].elements, 0u);
 }
 
+TEST_F(BugsetReproduceHabits, AGoogleTestWithoutJsonReportsAndAnAbortingTestIsReproducedUnderGcov) {
+  // oldy's test program speaks GoogleTest 1.7 (no JSON report), is built only under the
+  // project's OLDY_BUILD_TESTS, and its fail-to-pass test aborts on the buggy version: the
+  // generic recipe turns the option on, the XML reports and console lines give the
+  // outcomes, and the crash handler keeps the aborting test's coverage, so the faulty line
+  // is ranked from a real spectrum instead of a tie of every line.
+  const fs::path clone = clones() / "oldy";
+  const fs::path manifest = dir_ / "oldy.jsonl";
+  dlfl::testing::write_text(manifest,
+                            R"({"id": "fixture+oldy#1", "project": "fixture+oldy", "fix_commit": ")" +
+                                rev_parse(clone, "fixo") +
+                                R"(", "files": [{"old_name": "src/oldy.cpp", "new_name": "src/oldy.cpp", )"
+                                R"("change_type": "MODIFY", "deleted_lines": [10], "added_lines": [10]}]})"
+                                "\n");
+  const fs::path recipe = dir_ / "oldy-recipe.json";
+  dlfl::testing::write_text(recipe, R"({"test_binary": "oldy_tests"})");
+  const fs::path out = dir_ / "out";
+  const RunResult r = run_dlfl("bugset reproduce " + manifest.string() + " --bug fixture+oldy#1 --repos " +
+                               clones().string() + " -o " + out.string() + " --build-jobs 2 --recipe " + recipe.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("test options turned on (generic recipe): -DOLDY_BUILD_TESTS=ON"));
+  const auto records = read_records(out / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
+  EXPECT_THAT(records[0].failing_tests, ::testing::ElementsAre("Div.Negative"));
+  EXPECT_EQ(records[0].tests, 3u);
+  ASSERT_FALSE(records[0].results.empty());
+  // Ochiai: the abort (only the failing test reaches it) first, then safe_div's first two
+  // lines (both Div tests reach them), the faulty `if (b <= 0)` among them.
+  const auto& ochiai = records[0].results[0];
+  EXPECT_TRUE(ochiai.found);
+  EXPECT_DOUBLE_EQ(ochiai.first_rank_best, 2);
+  EXPECT_DOUBLE_EQ(ochiai.first_rank_worst, 3);
+}
+
 TEST_F(BugsetReproduceHabits, TestsAProgramListsRunOneProcessEachWithTheirNamesQuoted) {
   // listy has no CTest tests: its checks program lists them (names with blanks, a quote
   // and `$(touch pwned)`) and runs one by name. The recipe says how.

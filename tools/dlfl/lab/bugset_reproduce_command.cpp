@@ -11,6 +11,7 @@
 #include "dlfl/lab/bench/reproduce_runner.h"
 #include "dlfl/lab/bench/subject.h"
 #include "dlfl/error.h"
+#include "runtime_layout.h"
 
 namespace dlfl::cli {
 namespace {
@@ -64,6 +65,9 @@ void run_reproduce(const ReproduceCommandOptions& o) {
     options.runtime_gtest_ldflags = runtime_flags({"--libs", "--gtest"});
     options.instrument_command = {self_executable().string(), "instrument"};
   }
+  // As `dlfl collect`: a crashing test keeps its coverage (crashes are the most common
+  // symptom of DL bugs; without it every line of such a bug ties).
+  options.crash_dump_library = crash_dump_library();
   options.out_dir = o.out_dir;
   options.work_dir = o.work_dir;
   options.jobs = o.jobs;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,22 @@ struct CommandOutcome {
   double seconds = 0;
 };
 
+// Progress of a long step (a real project's build takes an hour): `say` gets "LABEL..."
+// when it starts, "LABEL: running, elapsed N s" every `interval` while it runs (from
+// another thread: `say` must be thread-safe) and "LABEL: done in N s" (or failed) at the
+// end.
+struct StepProgress {
+  std::string label;  // "BUG: building the buggy version"
+  std::function<void(const std::string&)> say;
+  std::chrono::seconds interval{30};
+};
+
 // Runs `/bin/sh -c command` in `cwd` with `env` ("NAME=VALUE") added, in its own process
-// group (a timeout kills the compiler processes too). Throws dlfl::Error only when the
-// shell cannot be started.
+// group (a timeout kills the compiler processes too), saying its progress when given.
+// Throws dlfl::Error only when the shell cannot be started.
 CommandOutcome run_command(const std::string& command, const std::filesystem::path& cwd,
                            const std::vector<std::string>& env, std::chrono::seconds timeout,
-                           const std::atomic<bool>* cancel = nullptr);
+                           const std::atomic<bool>* cancel = nullptr, const StepProgress* progress = nullptr);
 
 // How the command failed and the compiler's (or cmake's) last "error:" line (else the
 // last line of its output), at most 300 characters: the whole log would drown the output.

@@ -62,6 +62,9 @@ struct FaultContext {
   // hold pytest's "file::test"); empty: every listed test.
   std::set<std::string> listed_only;
   unsigned test_jobs = 1;  // tests run at once by the gcov/llvm backends
+  // libdlfl_crash_dump.so, preloaded into the gcov/llvm backends' tests so one that dies
+  // by a signal keeps the coverage it reached; empty: none.
+  std::filesystem::path crash_dump_library;
   // Only the tests' outcomes matter (a fix's run of the tests failing on the buggy
   // version): a run in which none wrote coverage is no error (CollectRequest).
   bool outcomes_only = false;
@@ -103,9 +106,10 @@ struct TreeSpectrum {
 // run or read, or the test_list command fails or prints no name.
 TreeSpectrum collect_tree(const FaultContext& context, const WorkTree& tree, const std::atomic<bool>* cancel);
 
-// Runs `command` (a subject template) for the tree; {jobs} = `jobs`.
+// Runs `command` (a subject template) for the tree; {jobs} = `jobs`; says its progress
+// when given.
 CommandOutcome run_tree_command(const FaultContext& context, const WorkTree& tree, const std::string& command,
-                                unsigned jobs, const std::atomic<bool>* cancel);
+                                unsigned jobs, const std::atomic<bool>* cancel, const StepProgress* progress = nullptr);
 
 // Marks `record` discarded for `reason` with its `detail` and the seconds since `start`,
 // and sends "KEY: REASON: DETAIL" to `log` when there is a detail (the progress line

@@ -43,6 +43,9 @@ struct ReproduceOptions {
   // process each: CTest's, a test_list's) and the argv that runs `dlfl instrument`.
   std::string runtime_cflags, runtime_ldflags, runtime_gtest_ldflags;
   std::vector<std::string> instrument_command;
+  // libdlfl_crash_dump.so (`dlfl collect --crash-handler`): a gcov/llvm test that dies by a
+  // signal keeps its coverage; empty: none.
+  std::filesystem::path crash_dump_library;
   std::filesystem::path out_dir;
   std::filesystem::path work_dir;     // work trees and builds; default out_dir/work
   unsigned jobs = 1;                  // bugs at once (each with its own work tree)

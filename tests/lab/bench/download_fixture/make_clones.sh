@@ -353,3 +353,104 @@ echo "// twice doubles" >> tests/subby_test.cpp
 git add src tests
 GIT_AUTHOR_DATE=2024-05-03T12:00:00Z GIT_COMMITTER_DATE=2024-05-03T12:00:00Z git commit -q -m "twice doubles"
 git tag fixu
+
+# DIR/clones/oldy (fixture+oldy): its test program speaks GoogleTest 1.7's protocol (no
+# JSON report: a warning, as GoogleTest before 1.8.1 prints; an XML report; the console
+# lines), is built only under the project's option OLDY_BUILD_TESTS, and the failing test
+# aborts on the buggy version; C is enabled (CMake's C checks link the recipe's flags). Tag `fixo` fixes bug #1
+# (safe_div() aborted on a negative divisor).
+mkdir -p "$dir/clones/oldy"
+cd "$dir/clones/oldy"
+git init -q -b main .
+cfg
+git remote add origin https://github.com/fixture/oldy.git
+mkdir -p src tests
+cat > CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(oldy LANGUAGES C CXX)
+find_package(Threads REQUIRED)
+option(OLDY_BUILD_TESTS "build the tests" OFF)
+add_library(oldy src/oldy.cpp)
+target_include_directories(oldy PUBLIC src)
+if(OLDY_BUILD_TESTS)
+  add_executable(oldy_tests tests/old_gtest.cpp)
+  target_link_libraries(oldy_tests PRIVATE oldy Threads::Threads)
+endif()
+EOF
+cat > src/oldy.h <<'EOF'
+#pragma once
+int twice(int x);
+int safe_div(int a, int b);
+EOF
+cat > src/oldy.cpp <<'EOF'
+#include "oldy.h"
+
+#include <cstdlib>
+
+int twice(int x) {
+  return x * 2;
+}
+
+int safe_div(int a, int b) {
+  if (b <= 0)
+    std::abort();
+  return a / b;
+}
+EOF
+cat > tests/old_gtest.cpp <<'EOF'
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "oldy.h"
+
+struct Test {
+  const char* suite;
+  const char* name;
+  bool (*run)();
+};
+const Test tests[] = {
+    {"Twice", "Small", [] { return twice(2) == 4; }},
+    {"Div", "Plain", [] { return safe_div(6, 2) == 3; }},
+    {"Div", "Negative", [] { return safe_div(6, -2) == -3; }},
+};
+
+int main(int argc, char** argv) {
+  std::string filter = "*", output;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--gtest_list_tests") {
+      std::printf("Twice.\n  Small\nDiv.\n  Plain\n  Negative\n");
+      return 0;
+    }
+    if (arg.rfind("--gtest_filter=", 0) == 0) filter = arg.substr(15);
+    if (arg.rfind("--gtest_output=", 0) == 0) output = arg.substr(15);
+  }
+  if (!output.empty() && output.rfind("xml", 0) != 0)
+    std::printf("WARNING: unrecognized output format \"%s\" ignored.\n", output.substr(0, output.find(':')).c_str());
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"AllTests\">\n";
+  int failed = 0;
+  for (const auto& t : tests) {
+    const std::string name = std::string(t.suite) + "." + t.name;
+    xml += std::string("<testsuite name=\"") + t.suite + "\"><testcase name=\"" + t.name + "\" classname=\"" + t.suite;
+    if (filter != "*" && filter != name) {
+      xml += "\" status=\"notrun\" /></testsuite>\n";
+      continue;
+    }
+    std::printf("[ RUN      ] %s\n", name.c_str());
+    std::fflush(stdout);
+    const bool ok = t.run();
+    failed += !ok;
+    std::printf(ok ? "[       OK ] %s (0 ms)\n" : "old_gtest.cpp: Failure\n[  FAILED  ] %s (0 ms)\n", name.c_str());
+    xml += ok ? "\" status=\"run\" /></testsuite>\n"
+              : "\" status=\"run\"><failure message=\"wrong\" type=\"\"><![CDATA[old_gtest.cpp: Failure]]></failure>"
+                "</testcase></testsuite>\n";
+  }
+  if (output.rfind("xml:", 0) == 0) std::ofstream(output.substr(4)) << xml << "</testsuites>\n";
+  return failed ? 1 : 0;
+}
+EOF
+commit 2016-03-01T12:00:00Z "oldy"
+sed -i 's/if (b <= 0)/if (b == 0)/' src/oldy.cpp
+commit 2016-03-02T12:00:00Z "safe_div divides by negative numbers"
+git tag fixo
