@@ -13,6 +13,7 @@ packages=(
   python3 python3-pytest xz-utils zlib1g-dev
   python3-torch libtorch-dev python3-coverage python3-pytest-xdist python3-numpy
   pybind11-dev python3-dev python3-setuptools  # C++ extensions of Python (docs/pytorch-extension.md)
+  python3-yaml  # scripts/check-citation.py reads CITATION.cff
   time
   libclang-14-dev libclang-cpp14-dev llvm-14-dev
   libclang-rt-14-dev  # ASan/UBSan/libFuzzer runtimes: scripts/sanitize.sh, scripts/fuzz.sh

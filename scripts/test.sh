@@ -7,6 +7,7 @@ build=${1:-$root/build}
 "$root/scripts/install-deps.sh"
 # Dead links in the user docs fail here, before the build (a second of python3).
 "$root/scripts/check-doc-links.sh"
+"$root/scripts/check-citation.py"
 # The same configuration as scripts/demo.sh, so running one after the other rebuilds nothing.
 cmake -S "$root" -B "$build" -G Ninja -DDLFL_WARNINGS_AS_ERRORS=ON
 cmake --build "$build" -j2

@@ -55,5 +55,7 @@ std::unique_ptr<RankingWriter> make_gzoltar_ranking_writer();
 std::unique_ptr<RankingWriter> make_sarif_ranking_writer();
 std::unique_ptr<RankingWriter> make_github_ranking_writer();
 std::unique_ptr<RankingWriter> make_html_ranking_writer();
+std::unique_ptr<RankingWriter> make_llm_json_ranking_writer();
+std::unique_ptr<RankingWriter> make_llm_markdown_ranking_writer();
 
 }  // namespace dlfl::io::detail

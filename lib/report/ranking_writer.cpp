@@ -121,7 +121,7 @@ struct RankingFormat {
   std::string_view name;
   std::unique_ptr<RankingWriter> (*make)();
 };
-constexpr std::array<RankingFormat, 7> kFormats = {{
+constexpr std::array<RankingFormat, 9> kFormats = {{
     {"table", detail::make_table_ranking_writer},
     {"csv", detail::make_csv_ranking_writer},
     {"json", detail::make_json_ranking_writer},
@@ -129,6 +129,8 @@ constexpr std::array<RankingFormat, 7> kFormats = {{
     {"sarif", detail::make_sarif_ranking_writer},
     {"github", detail::make_github_ranking_writer},
     {"html", detail::make_html_ranking_writer},
+    {"llm-json", detail::make_llm_json_ranking_writer},
+    {"llm-markdown", detail::make_llm_markdown_ranking_writer},
 }};
 constexpr std::array<std::string_view, kFormats.size()> kFormatNames = [] {
   std::array<std::string_view, kFormats.size()> names{};
@@ -136,7 +138,7 @@ constexpr std::array<std::string_view, kFormats.size()> kFormatNames = [] {
   return names;
 }();
 
-// "table, csv, ... or html".
+// "table, csv, ... or llm-markdown".
 std::string format_list() {
   std::string list;
   for (std::size_t i = 0; i < kFormatNames.size(); ++i) {

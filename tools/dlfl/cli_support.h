@@ -1,7 +1,9 @@
 // Shared pieces of the subcommands: output to a file or stdout, warnings, enum options.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <atomic>
+#include <cctype>
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
@@ -10,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace dlfl::cli {
@@ -55,13 +58,35 @@ std::filesystem::path self_executable();
 // `dlfl config` said when the runtime is not there.
 std::string runtime_flags(const std::vector<std::string>& args);
 
-// The choices of an enum option for CLI::CheckedTransformer: each of `values` under the
-// one name the library gives it (granularity_name, tie_rule_name, ...).
+// What a spectrum input may be, as rank's and convert's --help say it: every format
+// dlfl::io::read_spectrum detects (docs/formats.md#spectra).
+inline constexpr const char* kSpectrumInputHelp =
+    "Spectrum: native .dlfl, GZoltar directory (spectra.csv, matrix.txt, tests.csv), legacy matrix/spectra, "
+    "Matrix Market .mtx (+ .tests.csv, .elements.csv) or lcov .info/.lcov (+ .tests.csv)";
+
+// The transform of an enum option: each of `values` under the one name the library gives
+// it (granularity_name, tie_rule_name, ...), case-insensitive. --help and the error list
+// the names, `{line,block,function,file}`, not the enum's numbers.
 template <class Enum>
-std::map<std::string, Enum> enum_choices(std::initializer_list<Enum> values, std::string_view (*name)(Enum) noexcept) {
+CLI::Validator enum_names(std::initializer_list<Enum> values, std::string_view (*name)(Enum) noexcept) {
   std::map<std::string, Enum> choices;
-  for (const Enum value : values) choices.emplace(name(value), value);
-  return choices;
+  std::string list;
+  for (const Enum value : values) {
+    choices.emplace(name(value), value);
+    list += (list.empty() ? "" : ",") + std::string(name(value));
+  }
+  list = "{" + list + "}";
+  return CLI::Validator(
+      [choices, list](std::string& input) -> std::string {
+        std::string lower = input;
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const auto it = choices.find(lower);
+        if (it == choices.end()) return input + " not in " + list;
+        // CLI11 reads an enum option as its number.
+        input = std::to_string(static_cast<std::underlying_type_t<Enum>>(it->second));
+        return {};
+      },
+      list);
 }
 
 // A library's list of names (ranking_formats(), spectrum_format_names()) as the choices of

@@ -9,6 +9,7 @@
 #include "cli_support.h"
 #include "commands.h"
 #include "dlfl/error.h"
+#include "dlfl_build_commit.h"
 #include "dlfl/files/atomic_file.h"
 
 namespace {
@@ -51,7 +52,8 @@ int main(int argc, char** argv) {
       "Ranks program elements by how strongly their execution correlates with failing tests.\n"
       "Example: dlfl rank examples/spectra/softmax --formula ochiai --top 5",
       "dlfl"};
-  app.set_version_flag("--version", std::string("dlfl 0.1.0"));
+  // The commit too: two builds of 0.1.0 can differ by hundreds of commits.
+  app.set_version_flag("--version", std::string("dlfl " DLFL_VERSION_STRING " (commit " DLFL_BUILD_COMMIT ")"));
   app.require_subcommand(1);
   // `dlfl --help` lists the commands in two groups, each in the order of a session: those
   // that localize faults (coverage in, ranking out), then those that evaluate and

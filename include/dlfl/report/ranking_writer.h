@@ -1,7 +1,8 @@
 // RankingWriter: one interface, one file per output format (table, csv, json, gzoltar,
-// sarif, github).
+// sarif, github, html, llm-json, llm-markdown).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -49,6 +50,11 @@ struct RankingWriteOptions {
   // "line", "function" or "file": what the elements are, for the formats that say it
   // (sarif's messages); empty = "element".
   std::string_view granularity = {};
+  // llm-json / llm-markdown: the most bytes the output may take (0 = no bound); past it
+  // the lowest-ranked elements are left out first, and the output says what was.
+  std::size_t max_bytes = 0;
+  // llm-json / llm-markdown: lines quoted before and after each element.
+  std::uint32_t context_lines = 3;
 };
 
 // Every format writes, per element: rank (position under the tie rule: best and worst
@@ -106,6 +112,19 @@ struct RankingWriteOptions {
 //            outcomes. Rows and lines render lazily (200 at a time, more on scroll), so
 //            10^5 elements stay usable. The page's data is one JSON block,
 //            <script type="application/json" id="dlfl-data">.
+//   llm-json, llm-markdown
+//            the context an LLM-based localizer (AutoFL, AgentFL, LLM4FL) takes, for one
+//            formula: the ranked elements with score, tie range, ef/ep/nf/np, the
+//            enclosing function's signature and a snippet (context_lines around the
+//            element), then the failing tests (the first 20) with their messages (4 KiB
+//            each at most) and, where the name tells where it is defined (pytest node
+//            ids; GoogleTest names found in the spectrum's files), the test's code.
+//            Sources are read only from inside source_root after resolving links (an
+//            element elsewhere gets a note instead). Bounded by max_bytes. One JSON
+//            document (strings through the JSON library) or Markdown whose code fences are
+//            longer than any backtick run of the text they hold. docs/formats.md shows
+//            both. Throws dlfl::Error for several rankings or when max_bytes cannot hold
+//            the frame.
 class RankingWriter {
  public:
   virtual ~RankingWriter() = default;

@@ -28,9 +28,10 @@ void add_convert_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("convert",
                                  "Convert a spectrum between formats.\n"
                                  "Example: dlfl convert sfl/txt spectrum.dlfl   (GZoltar text -> native)");
-  cmd->add_option("IN", o->input, "Input spectrum (GZoltar directory, legacy matrix/spectra, native file)")->required();
+  cmd->add_option("IN", o->input, kSpectrumInputHelp)->required();
   cmd->add_option("OUT", o->output, "Output path (format from --to, else from the path: .dlfl = native, .mtx = Matrix Market "
-                                    "(+ .tests.csv, .elements.csv), a path ending in 'matrix' = legacy, else a GZoltar directory)")->required();
+                                    "(+ .tests.csv, .elements.csv), .info/.lcov = lcov (+ .tests.csv), a path ending in "
+                                    "'matrix' = legacy, else a GZoltar directory)")->required();
   cmd->add_option("--from", o->from, "Input format (default: detected)")
       ->check(CLI::IsMember(name_choices(io::spectrum_format_names())));
   cmd->add_option("--to", o->to, "Output format")->check(CLI::IsMember(name_choices(io::spectrum_format_names())));

@@ -37,10 +37,27 @@ struct RankOptions {
   std::string propagate;   // prfl | neighbors
   std::string call_graph;  // the call graph file --propagate reads
   std::string multi_fault; // flitsr
+  std::size_t max_bytes = 0;
+  bool max_bytes_given = false;
+  std::uint32_t context_lines = 3;
 };
 
 // GitHub shows at most 10 warning annotations per workflow step.
 constexpr std::size_t kGithubDefaultTop = 10;
+// The LLM contexts: a top the localizers' papers work with (AutoFL and LLM4FL look at the
+// top 10-20), in 64 KiB (about 16k tokens: fits every current model's context with room
+// for its answer).
+constexpr std::size_t kLlmDefaultTop = 20;
+constexpr std::size_t kLlmDefaultMaxBytes = 65536;
+
+bool llm_format(const std::string& format) { return format.starts_with("llm-"); }
+
+// --top when given, else the format's default.
+std::size_t default_top(const RankOptions& o) {
+  if (o.top_given) return o.top;
+  if (o.format == "github") return kGithubDefaultTop;
+  return llm_format(o.format) ? kLlmDefaultTop : o.top;
+}
 
 // The options as the library's request; formulas are parsed here, before a possibly
 // large spectrum is read, so that typos fail fast.
@@ -51,7 +68,7 @@ RankRequest rank_request(const RankOptions& o) {
   r.granularity = o.granularity;
   r.aggregation = *parse_aggregation(o.aggregation);  // checked by the option
   r.ties = o.ties;
-  r.top = o.top_given || o.format != "github" ? o.top : kGithubDefaultTop;
+  r.top = default_top(o);
   r.min_score = o.min_score;
   if (!o.propagate.empty()) r.propagation = graph::parse_propagation(o.propagate);
   if (!o.multi_fault.empty()) r.multi_fault = parse_multi_fault(o.multi_fault);
@@ -73,6 +90,7 @@ void check_techniques(const RankOptions& o, const RankRequest& r) {
 }
 
 void run_rank(const RankOptions& o) {
+  if (!llm_format(o.format) && o.max_bytes_given) warn("--max-bytes only bounds the llm-json and llm-markdown formats");
   RankRequest request = rank_request(o);
   const Spectrum lines = o.input_format.empty()
                              ? io::read_spectrum(o.input)
@@ -112,6 +130,8 @@ void run_rank(const RankOptions& o) {
   }
   options.source_root = o.source_root;
   options.granularity = granularity_name(ranking.granularity());
+  options.max_bytes = o.max_bytes_given ? o.max_bytes : kLlmDefaultMaxBytes;
+  options.context_lines = o.context_lines;
   write_output(o.output, [&](std::ostream& out) { writer->write(out, shown, rankings, options); });
 }
 
@@ -123,36 +143,46 @@ void add_rank_command(CLI::App& app) {
       "rank",
       "Score every element of a spectrum and rank them, most suspicious first.\n"
       "Example: dlfl rank sfl/txt --formula ochiai --formula dstar2 --granularity function --top 10");
-  cmd->add_option("INPUT", o->input, "Spectrum: GZoltar directory, legacy matrix/spectra, or native .dlfl")->required();
+  cmd->add_option("INPUT", o->input, kSpectrumInputHelp)->required();
   cmd->add_option("--input-format", o->input_format, "Input format (default: detected)")
       ->check(CLI::IsMember(name_choices(io::spectrum_format_names())));
   cmd->add_option("-f,--formula", o->formulas,
                   "Formula name (see `dlfl formulas`), dstar:N, or an expression over ef, ep, nf, np; "
                   "repeat for several (default: ochiai)");
-  const auto granularities = enum_choices(
-      {Granularity::line, Granularity::block, Granularity::function, Granularity::file}, granularity_name);
+  const auto granularities =
+      enum_names({Granularity::line, Granularity::block, Granularity::function, Granularity::file}, granularity_name);
   cmd->add_option("-g,--granularity", o->granularity,
                   "Rank lines, blocks (a function's lines with identical coverage, one element with its "
                   "line span), functions or files (default: line)")
-      ->transform(CLI::CheckedTransformer(granularities, CLI::ignore_case));
+      ->transform(granularities);
   cmd->add_option("--aggregate", o->aggregation,
                   "For function/file: 'spectrum' aggregates coverage then scores (default), "
                   "'max' scores lines and takes each group's maximum")
       ->check(CLI::IsMember({"spectrum", "max"}));
-  const auto ties = enum_choices({TieRule::best, TieRule::worst, TieRule::average}, tie_rule_name);
+  const auto ties = enum_names({TieRule::best, TieRule::worst, TieRule::average}, tie_rule_name);
   cmd->add_option("--ties", o->ties, "Position reported for tied elements: best, worst, average (default)")
-      ->transform(CLI::CheckedTransformer(ties, CLI::ignore_case));
-  cmd->add_option("-n,--top", o->top, "Only the N most suspicious elements (0 = all; github: default 10)")
+      ->transform(ties);
+  cmd->add_option("-n,--top", o->top,
+                  "Only the N most suspicious elements, and all tied with the last (0 = all; github: default 10, "
+                  "llm-json/llm-markdown: default 20)")
       ->each([o](const std::string&) { o->top_given = true; });
   cmd->add_option("--min-score", o->min_score, "Only elements scoring at least this much");
   cmd->add_option("--format", o->format,
                   "Output format: table (default), csv, json, gzoltar (<formula>.ranking.csv, one formula), "
                   "sarif (SARIF 2.1.0 for code scanning), github (workflow annotations), html (one self-contained "
-                  "page with a source heatmap)")
+                  "page with a source heatmap), llm-json / llm-markdown (the context for an LLM-based localizer: "
+                  "top elements with source snippets, failing tests with messages and code; docs/formats.md)")
       ->check(CLI::IsMember(name_choices(io::ranking_formats())));
   cmd->add_option("--source-root", o->source_root,
-                  "sarif/github/html: file names are relative to this directory (sarif's SRCROOT; html reads the "
-                  "sources from it)");
+                  "sarif/github/html/llm-*: file names are relative to this directory (sarif's SRCROOT; html and "
+                  "llm-* read the sources from it, never a file outside it; default: the current directory)");
+  cmd->add_option("--max-bytes", o->max_bytes,
+                  "llm-json/llm-markdown: at most this many bytes, leaving out the lowest-ranked elements first "
+                  "and saying so (0 = no bound; default 65536)")
+      ->each([o](const std::string&) { o->max_bytes_given = true; });
+  cmd->add_option("--context-lines", o->context_lines,
+                  "llm-json/llm-markdown: source lines quoted before and after each element (default 3)")
+      ->check(CLI::Range(0, 50));
   cmd->add_option("--propagate", o->propagate,
                   "Use the call graph: prfl (PageRank-weighted spectrum, Zhang et al. ISSTA 2017) or neighbors "
                   "(callers/callees lift a function); functions rank first, then their lines")
