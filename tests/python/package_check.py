@@ -19,6 +19,7 @@ Must run under the Python that has pytest and coverage (Debian's /usr/bin/python
 77 (a CTest skip) with the reason when venv, pip, setuptools or coverage is missing.
 """
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -74,9 +75,8 @@ def main():
     parser.add_argument("--dlfl", required=True)
     args = parser.parse_args()
     for module in ("venv", "pip", "setuptools", "coverage", "pytest"):
-        try:
-            __import__(module)
-        except ImportError:
+        # find_spec, not import: importing setuptools here would patch distutils for this process.
+        if importlib.util.find_spec(module) is None:
             skip(f"{sys.executable} has no {module} (Debian: python3-venv, python3-pip, python3-setuptools, "
                  "python3-coverage, python3-pytest)")
 
