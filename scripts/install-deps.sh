@@ -15,6 +15,9 @@ packages=(
   pybind11-dev python3-dev python3-setuptools  # C++ extensions of Python (docs/pytorch-extension.md)
   python3-yaml  # scripts/check-citation.py reads CITATION.cff
   time
+  man-db zsh  # the generated man pages and completions are checked (tests/cli/generated_docs_test.cpp)
+  python3-venv python3-pip  # `pip install ./python` into a venv (tests/python/package_check.py)
+  dpkg-dev file lintian  # the Debian package: dpkg-shlibdeps for Depends, CPack's ELF check, lintian
   libclang-14-dev libclang-cpp14-dev llvm-14-dev
   libclang-rt-14-dev  # ASan/UBSan/libFuzzer runtimes: scripts/sanitize.sh, scripts/fuzz.sh
   libncurses-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev

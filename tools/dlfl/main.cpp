@@ -8,6 +8,7 @@
 #include "clang_helper.h"
 #include "cli_support.h"
 #include "commands.h"
+#include "generated_docs.h"
 #include "dlfl/error.h"
 #include "dlfl_build_commit.h"
 #include "dlfl/files/atomic_file.h"
@@ -86,6 +87,8 @@ int main(int argc, char** argv) {
     return dlfl::cli::kExitBadInput;
   }
   try {
+    // The build's man pages and completions (generated_docs.h), from this very tree.
+    if (const auto status = dlfl::cli::generate_docs(app, argc, argv)) return *status;
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);

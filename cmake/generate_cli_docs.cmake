@@ -1,0 +1,25 @@
+# Writes dlfl's man pages (OUT/man/*.1, and gzip -9n copies in OUT/man-gz/) and shell
+# completions (OUT/completion/dlfl for bash, OUT/completion/_dlfl for zsh) with the dlfl
+# executable DLFL. Run by tools/dlfl/CMakeLists.txt at build time.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${err}")
+  endif()
+endfunction()
+run(${DLFL} --generate-man-pages ${OUT}/man)
+file(MAKE_DIRECTORY ${OUT}/completion)
+run(${DLFL} --generate-completion bash ${OUT}/completion/dlfl)
+run(${DLFL} --generate-completion zsh ${OUT}/completion/_dlfl)
+# -n: no name or time stamp in the archive, so the same pages give the same bytes.
+find_program(GZIP gzip REQUIRED)
+file(REMOVE_RECURSE ${OUT}/man-gz)
+file(MAKE_DIRECTORY ${OUT}/man-gz)
+file(GLOB pages ${OUT}/man/*.1)
+foreach(page ${pages})
+  get_filename_component(name ${page} NAME)
+  execute_process(COMMAND ${GZIP} -9n -c ${page} OUTPUT_FILE ${OUT}/man-gz/${name}.gz RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gzip ${page} failed (${rc})")
+  endif()
+endforeach()
