@@ -23,6 +23,7 @@ packages=(
   libncurses-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
   lcov chromium
   openmpi-bin libopenmpi-dev
+  slurmctld slurmd slurm-client munge  # the one-node Slurm of the Slurm tests (scripts/slurm-test-cluster.sh)
 )
 if [ "${1:-}" = "--only" ]; then
   shift

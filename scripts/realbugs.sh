@@ -34,6 +34,22 @@
 #   --record           write the kept bugs of this run (failing tests, faulty lines, positions,
 #                      values) into the lists, replacing their entries
 #   -o DIR             output directory (reused to resume)
+# On a Slurm cluster (docs/slurm.md; OUT, the clones, the lists and dlfl on a file system
+# every node shares):
+#   --slurm            submit instead of running here: per side a job array of --shards
+#                      tasks (sbatch --array --requeue; task I reproduces shard I of the side's
+#                      bugs into OUT/SIDE/shards/I, and a requeued task resumes it), then one
+#                      job that runs after all of them succeeded (--dependency=afterok): it
+#                      joins the shards (dlfl bugset join) and writes the page. Prints the job
+#                      ids ("SIDE JOBID", "report JOBID") and where the page will be; the jobs'
+#                      logs are in OUT/slurm/
+#   --shards N         tasks per side (default 4)
+#   --sbatch-args ARGS more sbatch options for every job (partition, time, account, CPUs), as
+#                      shell words
+#   --shard I/N        what a task runs: only shard I of N of the selected bugs, into
+#                      OUT/SIDE/shards/I, and nothing else (the manifests are the submitter's)
+#   --join N           what the last job runs: join OUT/SIDE/shards/0..N-1 into OUT/SIDE,
+#                      then rank, evaluate and write the page as --no-reproduce does
 # Environment: DLFL (the dlfl binary; default: build/tools/dlfl/dlfl, built if missing),
 # DLFL_INSTALL_DEPS (what installs packages.json's packages, given --only PACKAGE...;
 # default: scripts/install-deps.sh).
@@ -43,8 +59,21 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 build_jobs="" reproduce=1 retry=0 record=0
 sides=(dl traditional)
 bugs=()
+slurm=0 shards=4 sbatch_args="" shard="" join=""
+passed=()  # the arguments the Slurm jobs are given again: all but the Slurm ones
 die() { echo "realbugs.sh: error: $*" >&2; exit 2; }
 while (($#)); do
+  case $1 in
+    --slurm) slurm=1; shift; continue ;;
+    --shards) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--shards: a positive number, not '${2-}'"; shards=$2; shift 2; continue ;;
+    --sbatch-args) sbatch_args=${2-}; shift 2; continue ;;
+    --shard) [[ ${2-} =~ ^[0-9]+/[1-9][0-9]*$ ]] || die "--shard: I/N, not '${2-}'"; shard=$2; shift 2; continue ;;
+    --join) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--join: a positive number, not '${2-}'"; join=$2; shift 2; continue ;;
+  esac
+  case $1 in -o) ;;  # given again as an absolute path
+    --side|--lists|--repos|--bugscpp|--labels|--bug|--limit|--jobs|--build-jobs) passed+=("$1" "${2-}") ;;
+    *) passed+=("$1") ;;
+  esac
   case $1 in
     --repos) repos=$2; shift 2 ;;
     --bugscpp) bugscpp=$2; shift 2 ;;
@@ -68,6 +97,19 @@ done
 for side in "${sides[@]}"; do
   [[ -f $lists/$side.jsonl ]] || die "$lists/$side.jsonl: no such list"
 done
+if ((slurm)); then
+  ((reproduce)) || die "--slurm submits the reproduction: not with --no-reproduce"
+  # A task stopped by --limit leaves its shard unfinished, which the join refuses.
+  [[ -z $limit ]] || die "--limit does not go with --slurm (a task would stop with its shard unfinished)"
+  [[ -z $shard && -z $join ]] || die "--shard and --join are what the submitted jobs run, not for --slurm"
+fi
+[[ -z $shard || -z $join ]] || die "--shard and --join: one or the other"
+if [[ -n $shard ]]; then
+  ((${shard%/*} < ${shard#*/})) || die "--shard $shard: I must be below N"
+  ((reproduce)) || die "--shard reproduces: not with --no-reproduce"
+  ((${#sides[@]} == 1)) || die "--shard needs --side (a task reproduces one side)"
+fi
+[[ -z $join ]] || reproduce=0
 
 dlfl=${DLFL:-$here/build/tools/dlfl/dlfl}
 if [[ ! -x $dlfl ]]; then
@@ -79,6 +121,7 @@ py=/usr/bin/python3
 report="$here/scripts/realbugs_report.py"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+passed+=(-o "$out")
 
 formulas=(ochiai dstar2 op2 tarantula)
 # Technique -> `dlfl rank` options. Blocks rank a function's lines of identical coverage
@@ -112,12 +155,74 @@ manifest_of() {
   echo "$manifest"
 }
 
+# A script that runs this one again with `passed` and `more` arguments, for sbatch:
+# write_job FILE WHAT ARG... (an argument '$TASK' becomes the task's shard index).
+write_job() {
+  local file=$1 what=$2 arg
+  shift 2
+  {
+    echo '#!/usr/bin/env bash'
+    echo "# $what, written by scripts/realbugs.sh --slurm."
+    printf 'export DLFL=%q\n' "$dlfl"
+    [[ -z ${DLFL_INSTALL_DEPS-} ]] || printf 'export DLFL_INSTALL_DEPS=%q\n' "$DLFL_INSTALL_DEPS"
+    printf 'exec bash %q' "$here/scripts/realbugs.sh"
+    for arg in "${passed[@]}" "$@"; do
+      # shellcheck disable=SC2016  # expanded by the task
+      [[ $arg == '$TASK'* ]] && printf ' "$SLURM_ARRAY_TASK_ID%s"' "${arg#\$TASK}" || printf ' %q' "$arg"
+    done
+    echo
+  } >"$file.tmp"
+  mv "$file.tmp" "$file"
+}
+
+if ((slurm)); then
+  command -v sbatch >/dev/null || die "sbatch is not on PATH: --slurm submits to a Slurm cluster"
+  dlfl=$(cd "$(dirname "$dlfl")" && pwd)/$(basename "$dlfl")  # the jobs run elsewhere
+  eval "extra=($sbatch_args)" || die "--sbatch-args: not shell words: $sbatch_args"
+  mkdir -p "$out/slurm"
+  after=""
+  for side in "${sides[@]}"; do
+    [[ -n $("$py" "$report" ids "$lists/$side.jsonl") ]] || { echo "realbugs.sh: $side: the list is empty, skipped" >&2; continue; }
+    manifest_of "$side" >/dev/null  # once, here: the tasks read it
+    write_job "$out/slurm/reproduce-$side.sh" "Task SLURM_ARRAY_TASK_ID of the $side side's array" \
+      --side "$side" --shard "\$TASK/$shards"
+    # --requeue: a task preempted or on a failed node runs again and resumes its shard.
+    job=$(sbatch --parsable --array="0-$((shards - 1))" --requeue --open-mode=append --job-name="dlfl-$side" \
+      --output="$out/slurm/$side-%A_%a.log" "${extra[@]}" "$out/slurm/reproduce-$side.sh") ||
+      die "sbatch did not take the $side side's array"
+    job=${job%%;*}
+    echo "$side $job"
+    after+=":$job"
+  done
+  [[ -n $after ]] || die "no side has listed bugs: nothing submitted"
+  write_job "$out/slurm/report.sh" "The join of the shards and the page" --join "$shards"
+  job=$(sbatch --parsable --dependency="afterok$after" --kill-on-invalid-dep=yes --job-name=dlfl-report \
+    --output="$out/slurm/report-%j.log" "${extra[@]}" "$out/slurm/report.sh") || die "sbatch did not take the report job"
+  job=${job%%;*}
+  echo "report $job"
+  arrays=${after#:}
+  echo "realbugs.sh: submitted $shards tasks per side (jobs ${arrays//:/, }) and the report (job $job, after them);" \
+    "the page will be $out/results.md; watch with: squeue -j ${arrays//:/,},$job; logs in $out/slurm/" >&2
+  exit 0
+fi
+
 for side in "${sides[@]}"; do
   ids=$("$py" "$report" ids "$lists/$side.jsonl")
   [[ -n $ids ]] || { echo "realbugs.sh: $side: the list is empty, skipped" >&2; continue; }
   mkdir -p "$out/$side"
+  if [[ -n $join ]]; then
+    dirs=()
+    for i in $(seq 0 $((join - 1))); do [[ -d $out/$side/shards/$i ]] && dirs+=("$out/$side/shards/$i"); done
+    ((${#dirs[@]})) || die "$side: no shard ran: $out/$side/shards/ holds none of 0..$((join - 1))"
+    "$dlfl" bugset join "${dirs[@]}" -o "$out/$side" >/dev/null
+  fi
   if ((reproduce)); then
-    manifest=$(manifest_of "$side")
+    manifest=$out/$side/manifest.jsonl
+    if [[ -z $shard ]]; then
+      manifest=$(manifest_of "$side")
+    elif [[ ! -f $manifest ]]; then
+      die "$manifest: missing (a --shard task reads the manifest realbugs.sh --slurm wrote)"
+    fi
     args=()
     if ((${#bugs[@]})); then
       for id in "${bugs[@]}"; do grep -qxF "$id" <<<"$ids" && args+=(--bug "$id"); done
@@ -153,11 +258,18 @@ for side in "${sides[@]}"; do
     ((retry)) && args+=(--retry-discarded)
     [[ -n $build_jobs ]] && args+=(--build-jobs "$build_jobs")
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
-    echo "realbugs.sh: $side: reproducing $(grep -c . <<<"$selected") of the $(grep -c . <<<"$ids") listed bugs into $out/$side" >&2
+    dest=$out/$side
+    if [[ -n $shard ]]; then
+      dest=$out/$side/shards/${shard%/*}
+      args+=(--shard "$shard")
+    fi
     # A manifest is data: BugsC++ defects take their commands from the checkout itself.
     [[ $side == traditional ]] && args+=(--bugscpp "$bugscpp")
-    "$dlfl" bugset reproduce "$manifest" --repos "$repos" -o "$out/$side" -j "$jobs" "${args[@]}"
+    echo "realbugs.sh: $side: reproducing $(grep -c . <<<"$selected") of the $(grep -c . <<<"$ids") listed bugs" \
+      "${shard:+(their shard $shard) }into $dest" >&2
+    "$dlfl" bugset reproduce "$manifest" --repos "$repos" -o "$dest" -j "$jobs" "${args[@]}"
   fi
+  [[ -z $shard ]] || continue  # a task reproduces its shard only
 
   # Rank and evaluate every kept spectrum; a ranking newer than its spectrum is reused.
   spectra="$out/$side/spectra"
@@ -191,6 +303,7 @@ for side in "${sides[@]}"; do
   "$dlfl" eval --batch "$batch" --level all --ties all --exam-base executed --format csv -o "$out/$side/eval-executed.csv"
 done
 
+[[ -z $shard ]] || exit 0
 # What the figures and the comparison add up: each side's rows of this run and the
 # lists' records of the listed bugs it did not run.
 for side in "${sides[@]}"; do

@@ -22,6 +22,7 @@
 #include "dlfl/lab/bench/host_cpu.h"
 #include "dlfl/lab/bench/results_store.h"
 #include "dlfl/lab/bench/run_directory.h"
+#include "dlfl/lab/bench/shard_join.h"  // shard_name
 #include "dlfl/lab/bench/subject.h"
 #include "dlfl/lab/bench/work_tree.h"
 #include "dlfl/error.h"
@@ -57,7 +58,10 @@ std::vector<const eval::BugReport*> select_bugs(const std::vector<eval::BugRepor
 // What results in one output directory share. Recipes are per project (or bug) and may change
 // between runs (each record names the recipe it ran under: recipe_json, OUT/recipes/).
 nlohmann::json fingerprint(const ReproduceOptions& o) {
-  return {{"manifest", fs::absolute(o.manifest).lexically_normal().string()}, {"formulas", o.formulas}, {"top_n", o.top_n}};
+  nlohmann::json j = {
+      {"manifest", fs::absolute(o.manifest).lexically_normal().string()}, {"formulas", o.formulas}, {"top_n", o.top_n}};
+  if (o.shard) j["shard"] = shard_name(*o.shard);  // only then: unsharded directories keep their fingerprint
+  return j;
 }
 
 nlohmann::json recipe_json(const Subject& recipe) {
@@ -131,7 +135,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
 
   // Everything is checked before anything is written or checked out.
   std::vector<eval::BugReport> bugs = eval::read_manifest(o.manifest);
-  const std::vector<const eval::BugReport*> selected = select_bugs(bugs, o);
+  std::vector<const eval::BugReport*> selected = select_bugs(bugs, o);
   {
     // The selected bugs are `bugs`' own elements: their BugsC++ data is replaced in place.
     std::vector<eval::BugReport*> writable;
@@ -152,6 +156,9 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
                   "--recipe " + key + "=...: " +
                       (key.find('#') != std::string::npos ? "no selected bug is " : "no selected bug is of project ") + key);
   }
+  // After the recipes' check: a project's recipe is no error in a shard that got none of its bugs.
+  if (o.shard)
+    std::erase_if(selected, [&](const auto* bug) { return !collect::name_shard_holds(*o.shard, bug->id); });
   for (const auto* bug : selected) {
     const std::string key = recipe_key(*bug);
     if (setups.contains(key)) continue;
@@ -217,6 +224,12 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
   check_run_configuration(o.out_dir / std::string(kReproduceConfigFileName), fingerprint(o).dump(),
                           "reproduction configuration (manifest, formulas or top N differ)");
   ResultsStore store(o.out_dir / std::string(kResultsFileName));
+  if (o.shard) {
+    nlohmann::json listed = nlohmann::json::array();
+    for (const auto& plan : plans) listed.push_back({{"id", plan.bug->id}, {"key", describe_bug(plan).key()}});
+    write_text(o.out_dir / std::string(kShardFileName),
+               nlohmann::json{{"shard", shard_name(*o.shard)}, {"bugs", listed}}.dump(2) + "\n");
+  }
   for (const auto& [key, setup] : setups) {
     const fs::path stored = o.out_dir / "recipes" / (key + "-" + setup.recipe_digest + ".json");
     if (!fs::exists(stored)) {

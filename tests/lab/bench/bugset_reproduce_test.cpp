@@ -371,5 +371,95 @@ TEST_F(BugsetReproduce, RuntimeBackendRunsCtestAndListedTestsOneProcessEach) {
   EXPECT_EQ(clone_state(), before_);
 }
 
+// A record as two tasks that reproduced the bug alike write it: not the time taken.
+std::string outcome(FaultRecord r) {
+  r.seconds = 0;
+  return record_to_json(r);
+}
+
+std::map<std::string, std::string> outcomes(const fs::path& out) {
+  std::map<std::string, std::string> by_key;
+  for (const auto& r : read_records(out / std::string(kResultsFileName))) by_key[r.key()] = outcome(r);
+  return by_key;
+}
+
+// The split of `--shard I/N` (FNV-1a of the bug id mod N): 0/2 holds calc#1 and calc#5,
+// 1/2 calc#4. Joined, the shards are the unsharded run; a join refuses what would make a
+// study that one machine would not have made.
+TEST_F(BugsetReproduce, ShardsSplitTheBugsAndJoinIntoWhatOneRunWrites) {
+  const std::string bugs = "--bug fixture+calc#1 --bug fixture+calc#4 --bug fixture+calc#5";
+  const fs::path whole = dir_ / "whole", s0 = dir_ / "s0", s1 = dir_ / "s1", joined = dir_ / "joined";
+  ASSERT_EQ(run_dlfl(reproduce(bugs, whole)).exit_code, 0);
+  const RunResult first = run_dlfl(reproduce(bugs, s0) + " --shard 0/2");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_THAT(first.out, HasSubstr("dlfl bugset reproduce: 2 bugs, 1 kept, 1 discarded"));
+  EXPECT_THAT(slurp(s0 / std::string(kShardFileName)), HasSubstr("\"shard\": \"0/2\""));
+  // A shard directory is that shard's: resumed as another one, it is refused.
+  const RunResult other = run_dlfl(reproduce(bugs, s0) + " --shard 1/2");
+  EXPECT_NE(other.exit_code, 0);
+  EXPECT_THAT(other.err, HasSubstr("holds results of another reproduction configuration"));
+
+  const RunResult missing = run_dlfl("bugset join " + s0.string() + " -o " + joined.string());
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_THAT(missing.err, HasSubstr("shard 1/2 is missing: none of the directories given holds it"));
+  EXPECT_FALSE(fs::exists(joined / std::string(kResultsFileName)));
+
+  const RunResult second = run_dlfl(reproduce(bugs, s1) + " --shard 1/2");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_THAT(second.out, HasSubstr("dlfl bugset reproduce: 1 bugs, 1 kept, 0 discarded"));
+  const RunResult join = run_dlfl("bugset join " + s1.string() + " " + s0.string() + " -o " + joined.string());
+  ASSERT_EQ(join.exit_code, 0) << join.err;
+  EXPECT_THAT(join.err, HasSubstr("2 shards joined into " + joined.string() + ": 3 bugs, 3 new"));
+  EXPECT_THAT(join.out, HasSubstr("dlfl bugset reproduce: 3 bugs, 2 kept, 1 discarded"));
+  EXPECT_EQ(outcomes(joined), outcomes(whole));
+  for (const char* file : {"discarded.csv", "spectra/fixture+calc#1.dlfl", "spectra/fixture+calc#4.truth",
+                           "logs/fixture+calc#5/buggy-build.log"})
+    EXPECT_EQ(slurp(joined / file), slurp(whole / file)) << file;
+  EXPECT_EQ(slurp(joined / std::string(kReproduceConfigFileName)), slurp(whole / std::string(kReproduceConfigFileName)));
+  // Joined again: nothing new. The joined directory is an ordinary one: a run resumes it.
+  const RunResult again = run_dlfl("bugset join " + s0.string() + " " + s1.string() + " -o " + joined.string());
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_THAT(again.err, HasSubstr(": 3 bugs, 0 new"));
+  const RunResult resumed = run_dlfl(reproduce(bugs, joined));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_THAT(resumed.err, HasSubstr("3 bugs were finished by an earlier run"));
+
+  // A shard whose task did not finish names its bugs without a result.
+  const fs::path cut = dir_ / "cut";
+  fs::copy(s0, cut, fs::copy_options::recursive);
+  std::string store = slurp(cut / std::string(kResultsFileName));
+  store.erase(store.find('\n') + 1);
+  dlfl::testing::write_text(cut / std::string(kResultsFileName), store);
+  const std::string left = read_records(cut / std::string(kResultsFileName)).front().key() == "fixture+calc#1"
+                               ? "fixture+calc#5" : "fixture+calc#1";
+  const RunResult unfinished = run_dlfl("bugset join " + cut.string() + " " + s1.string() + " -o " + (dir_ / "j2").string());
+  EXPECT_EQ(unfinished.exit_code, 2);
+  EXPECT_THAT(unfinished.err, HasSubstr("shard 0/2 is unfinished: 1 of its 2 bugs have no result (" + left + ")"));
+  // The same shard twice, an unsharded directory, a bug recorded otherwise by OUT.
+  const RunResult twice = run_dlfl("bugset join " + s0.string() + " " + cut.string() + " -o " + (dir_ / "j3").string());
+  EXPECT_THAT(twice.err, HasSubstr("shard 0/2 given twice"));
+  const RunResult unsharded = run_dlfl("bugset join " + whole.string() + " -o " + (dir_ / "j4").string());
+  EXPECT_THAT(unsharded.err, HasSubstr("is this the output directory of `dlfl bugset reproduce --shard I/N`?"));
+  const fs::path differs = dir_ / "differs";
+  fs::create_directories(differs);
+  fs::copy_file(whole / std::string(kReproduceConfigFileName), differs / std::string(kReproduceConfigFileName));
+  FaultRecord changed = read_records(s1 / std::string(kResultsFileName)).front();
+  changed.failing_tests = {"Other.Test"};
+  dlfl::testing::write_text(differs / std::string(kResultsFileName), record_to_json(changed) + "\n");
+  const RunResult conflict = run_dlfl("bugset join " + s0.string() + " " + s1.string() + " -o " + differs.string());
+  EXPECT_EQ(conflict.exit_code, 2);
+  EXPECT_THAT(conflict.err, HasSubstr("bug fixture+calc#4 is recorded differently by " + differs.string() +
+                                      " and shard 1/2 (" + s1.string() + ")"));
+  EXPECT_FALSE(fs::exists(differs / "spectra"));
+
+  for (const char* bad : {"2/2", "1", "a/b"}) {
+    const RunResult refused = run_dlfl(reproduce(bugs, dir_ / "bad") + " --shard " + bad);
+    EXPECT_NE(refused.exit_code, 0) << bad;
+    EXPECT_THAT(refused.err, HasSubstr("expected I/N with 0 <= I < N")) << bad;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "bad"));
+  EXPECT_EQ(clone_state(), before_);
+}
+
 }  // namespace
 }  // namespace dlfl::bench

@@ -13,6 +13,7 @@
 
 #include "../../cli/cli_runner.h"
 #include "../../support/shell_output.h"
+#include "realbugs_fixture.h"
 #include "dlfl/lab/bench/host_cpu.h"
 
 namespace dlfl::bench {
@@ -40,41 +41,19 @@ std::string rows_of(const std::string& csv, const std::string& bug) {
 class RealbugsScript : public ::testing::Test {
  protected:
   void SetUp() override {
-    const fs::path fixture = dir_ / "bugscpp";
-    ASSERT_EQ(shell("sh " + (fs::path(DLFL_BUGSCPP_FIXTURE) / "make_fixture.sh").string() + " " + fixture.string()).status, 0);
-    ASSERT_EQ(shell("sh " + (fs::path(DLFL_REPRODUCE_FIXTURE) / "make_clone.sh").string() + " " +
-                    (repos() / "calc").string()).status, 0);
-    // The DL list: two calc bugs in the manifest's shape (one kept, one that does not build).
-    std::string manifest = slurp(fs::path(DLFL_REPRODUCE_FIXTURE) / "manifest.jsonl.in");
-    std::istringstream in(manifest);
-    std::string line, dl;
-    while (std::getline(in, line)) {
-      for (int k = 1; k <= 6; ++k) {
-        const std::string tag = "@FIX" + std::to_string(k) + "@";
-        if (const auto at = line.find(tag); at != std::string::npos) {
-          std::string hash = shell("git -C " + (repos() / "calc").string() + " rev-parse fix" + std::to_string(k)).out;
-          line.replace(at, tag.size(), hash.substr(0, 40));
-        }
-      }
-      if (line.find("\"fixture+calc#1\"") != std::string::npos || line.find("\"fixture+calc#5\"") != std::string::npos)
-        dl += line + "\n";
-    }
-    fs::create_directories(lists());
-    dlfl::testing::write_text(lists() / "dl.jsonl", dl);
-    dlfl::testing::write_text(lists() / "traditional.jsonl",
-                              "{\"id\": \"ministr#1\", \"project\": \"ministr\"}\n{\"id\": \"ministr#2\", \"project\": \"ministr\"}\n");
-    // A recipe for a project of one side only: the other side's run must not be given it.
-    fs::create_directories(lists() / "recipes");
-    dlfl::testing::write_text(lists() / "recipes" / "fixture+calc.json", R"({"timeouts": {"test": 120}})");
+    std::string error;
+    fixture_ = dlfl::testing::make_realbugs_fixture(dir_.path(), DLFL_REPRODUCE_FIXTURE, DLFL_BUGSCPP_FIXTURE, error);
+    ASSERT_TRUE(error.empty()) << error;
   }
-  fs::path repos() const { return dir_ / "bugscpp" / "clones"; }
-  fs::path lists() const { return dir_ / "lists"; }
+  fs::path repos() const { return fixture_.repos; }
+  fs::path lists() const { return fixture_.lists; }
   Shell realbugs(const std::string& args) const {
     return shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) + " --repos " +
                  repos().string() + " --bugscpp " + (dir_ / "bugscpp").string() + " --lists " + lists().string() + " " + args);
   }
 
   dlfl::testing::TempDir dir_{"realbugs"};
+  dlfl::testing::RealbugsFixture fixture_;
 };
 
 TEST_F(RealbugsScript, ReproducesBothSidesComparesThemAndASecondRunGivesTheSamePositions) {

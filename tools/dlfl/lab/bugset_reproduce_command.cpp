@@ -30,6 +30,7 @@ struct ReproduceCommandOptions {
   unsigned build_jobs = 0;
   std::vector<std::string> formulas;
   std::size_t limit = 0;
+  std::string shard;
   bool quiet = false;
 };
 
@@ -74,6 +75,7 @@ void run_reproduce(const ReproduceCommandOptions& o) {
   options.build_jobs = o.build_jobs;
   if (!o.formulas.empty()) options.formulas = o.formulas;
   options.limit = o.limit;
+  if (!o.shard.empty()) options.shard = collect::parse_shard(o.shard);
   const auto progress = bench::make_bench_progress(
       o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(STDERR_FILENO), std::cerr);
   options.progress = progress.get();
@@ -123,6 +125,10 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
   cmd->add_option("--build-jobs", o->build_jobs, "Compile jobs and tests at once per bug (default: cores / -j)");
   cmd->add_option("-f,--formula", o->formulas, "Formulas (default ochiai,dstar2,tarantula,barinel)")->delimiter(',');
   cmd->add_option("--limit", o->limit, "Stop after N more bugs (the rest stays pending for a later run)");
+  cmd->add_option("--shard", o->shard,
+                  "I/N: only the selected bugs of shard I of N (0 <= I < N, split by a hash of the bug id: the same\n"
+                  "on every machine; a job array's task per shard). OUT is then the shard's; `dlfl bugset join`\n"
+                  "joins the N shards' directories into one");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] { run_reproduce(*o); });
 }

@@ -10,16 +10,22 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "dlfl/collect/test_source.h"
 #include "dlfl/lab/bench/bench_progress.h"
 #include "dlfl/lab/bench/fault_record.h"
 
 namespace dlfl::bench {
 
 inline constexpr std::string_view kReproduceConfigFileName = "reproduce-config.json";
+// A shard's output directory names its shard and the bugs its last run was given
+// ({"shard": "I/N", "bugs": [{"id", "key"}...]}), so that join_shards (shard_join.h) can
+// tell a missing or unfinished shard from a finished one.
+inline constexpr std::string_view kShardFileName = "shard.json";
 
 struct ReproduceOptions {
   std::filesystem::path manifest;     // `dlfl bugset import` output
@@ -37,6 +43,11 @@ struct ReproduceOptions {
   // OUT/recipes/PROJECT-DIGEST.json or BUG-DIGEST.json).
   std::map<std::string, std::filesystem::path> project_recipes;
   bool retry_discarded = false;  // run the selected bugs an earlier run discarded again
+  // Only the selected bugs whose id hashes to this shard (collect::name_shard_holds: the
+  // same split on every machine, and adding bugs moves no other bug to another shard).
+  // The output directory is then this shard's: its configuration names the shard, so it
+  // cannot be resumed as another one.
+  std::optional<collect::Shard> shard;
   // The runtime backend (a recipe's "backend": "runtime"): {cflags}/{ldflags} of builds
   // with dlfl's runtime (`dlfl config --cflags`; `--libs --gtest` for a recipe's GoogleTest
   // binary, whose listener brackets each test of its one run, `--libs` for tests run one
