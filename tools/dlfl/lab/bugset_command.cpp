@@ -296,6 +296,7 @@ void add_bugset_command(CLI::App& app) {
   stats->callback([st] { run_stats(*st); });
 
   add_bugset_reproduce_command(*cmd);
+  add_bugset_truth_command(*cmd);
 }
 
 }  // namespace dlfl::cli
