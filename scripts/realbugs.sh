@@ -30,9 +30,15 @@
 #   --build-jobs N     compile jobs and tests run at once per bug (default: cores / --jobs);
 #                      1 runs one test at a time, so that tests that take minutes are not
 #                      slowed past their time limit by each other
-#   --no-reproduce     only rank, evaluate and report what OUT holds (and what the lists record)
+#   --no-reproduce     only rank, evaluate and report what OUT holds, the spectra the lists keep
+#                      (LISTS/spectra/SIDE/BUG.dlfl.xz, ground truth derived again from the
+#                      list by `dlfl bugset truth`), and what the lists record
 #   --record           write the kept bugs of this run (failing tests, faulty lines, positions,
-#                      values) into the lists, replacing their entries
+#                      values) into the lists, replacing their entries, and copy each one's
+#                      compressed spectrum into LISTS/spectra/SIDE/ when it is at most
+#                      DLFL_KEPT_SPECTRUM_BYTES (default 2 MiB)
+#   --page DOC         also put OUT/results.md into DOC, between its lines `<!-- results.md -->`
+#                      and `<!-- end of results.md -->` (docs/realbugs.md: the study's page)
 #   -o DIR             output directory (reused to resume)
 # On a Slurm cluster (docs/slurm.md; OUT, the clones, the lists and dlfl on a file system
 # every node shares):
@@ -52,11 +58,17 @@
 #                      then rank, evaluate and write the page as --no-reproduce does
 # Environment: DLFL (the dlfl binary; default: build/tools/dlfl/dlfl, built if missing),
 # DLFL_INSTALL_DEPS (what installs packages.json's packages, given --only PACKAGE...;
-# default: scripts/install-deps.sh).
+# default: scripts/install-deps.sh), DLFL_KEPT_SPECTRUM_BYTES (above).
+#
+# Ground truth: one rule for both sides (dlfl's fix_truth.h: the buggy version's changed
+# executable lines, and for a change with none, a pure insertion above all, the
+# executable lines next to it; Pearson et al., ICSE 2017). The whole-file convention (a
+# file the fix only adds to counts whole) is evaluated beside it as the technique
+# ochiai-whole-file, a sensitivity variant.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-repos="" bugscpp="" lists="$here/bugsets" labels="" out="" limit="" jobs=1 build_jobs="" reproduce=1 retry=0 record=0
+repos="" bugscpp="" lists="$here/bugsets" labels="" out="" doc="" limit="" jobs=1 build_jobs="" reproduce=1 retry=0 record=0
 sides=(dl traditional)
 bugs=()
 slurm=0 shards=4 sbatch_args="" shard="" join=""
@@ -87,6 +99,7 @@ while (($#)); do
     --no-reproduce) reproduce=0; shift ;;
     --retry-discarded) retry=1; shift ;;
     --record) record=1; shift ;;
+    --page) doc=$2; [[ -f $doc ]] || die "--page: no file '$doc'"; shift 2 ;;
     -o) out=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -119,6 +132,9 @@ if [[ ! -x $dlfl ]]; then
 fi
 py=/usr/bin/python3
 report="$here/scripts/realbugs_report.py"
+stats="$here/scripts/realbugs_stats.py"
+kept_bytes=${DLFL_KEPT_SPECTRUM_BYTES:-2097152}
+[[ $kept_bytes =~ ^[0-9]+$ ]] || die "DLFL_KEPT_SPECTRUM_BYTES: a number of bytes, not '$kept_bytes'"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 passed+=(-o "$out")
@@ -271,8 +287,24 @@ for side in "${sides[@]}"; do
   fi
   [[ -z $shard ]] || continue  # a task reproduces its shard only
 
-  # Rank and evaluate every kept spectrum; a ranking newer than its spectrum is reused.
+  # The spectra the lists keep of bugs OUT has none of: their ground truth is derived
+  # again from the list, so a rule applies to them without building them again.
   spectra="$out/$side/spectra"
+  for packed in "$lists/spectra/$side"/*.dlfl.xz; do
+    [[ -e $packed ]] || continue
+    bug=$(basename "$packed" .dlfl.xz)
+    grep -qxF -- "$bug" <<<"$ids" && [[ ! -f $spectra/$bug.dlfl ]] || continue
+    mkdir -p "$spectra"
+    xz -dc -- "$packed" > "$spectra/$bug.dlfl.tmp" || die "$packed: not an xz-compressed spectrum"
+    for rule in adjacent-lines whole-file; do
+      suffix=.truth; [[ $rule == adjacent-lines ]] || suffix=".$rule.truth"
+      "$dlfl" bugset truth "$lists/$side.jsonl" --bug "$bug" --spectrum "$spectra/$bug.dlfl.tmp" --rule "$rule" \
+        -o "$spectra/$bug$suffix" 2>/dev/null || die "$packed: deriving its $rule ground truth from $lists/$side.jsonl failed"
+    done
+    mv "$spectra/$bug.dlfl.tmp" "$spectra/$bug.dlfl"
+  done
+
+  # Rank and evaluate every kept spectrum; a ranking newer than its spectrum is reused.
   [[ -d $spectra ]] || continue
   batch="$out/$side/eval-batch.csv"
   echo "bug,ranking,truth,technique" > "$batch.tmp"
@@ -297,6 +329,13 @@ for side in "${sides[@]}"; do
         echo "$bug,$ranking,$truth,$name" >> "$batch.tmp"
       done
     done
+    # The sensitivity variant: Ochiai's ranking against the whole-file convention.
+    [[ -f $spectra/$bug.whole-file.truth ]] &&
+      echo "$bug,$dir/ochiai-line.csv,$spectra/$bug.whole-file.truth,ochiai-whole-file" >> "$batch.tmp"
+    # The results store keeps each spectrum compressed too (what --record copies).
+    if [[ ! $spectrum.xz -nt $spectrum ]]; then
+      xz -6 -T1 -c -- "$spectrum" > "$spectrum.xz.tmp" && mv "$spectrum.xz.tmp" "$spectrum.xz"
+    fi
   done
   mv "$batch.tmp" "$batch"
   "$dlfl" eval --batch "$batch" --level all --ties all --format csv -o "$out/$side/eval.csv"
@@ -321,9 +360,23 @@ for side in dl traditional; do
 done
 compare_args=(--filter level=line --filter ties=average -m mrr -m map -m first_rank)
 # The page reports the comparisons of this run only, never an earlier run's.
-rm -f "$out/compare.md" "$out/compare-by-type.md"
+rm -f "$out/compare.md" "$out/compare-by-type.md" "$out/compare-real-lines.md" "$out/compare-by-kind.md" "$out/stats.md"
 if ((${#tables[@]} == 8)); then  # both sides
   "$dlfl" compare "${tables[@]}" "${compare_args[@]}" -o "$out/compare.md"
+  # The bugs whose whole-file truth is lines only, where both conventions nearly agree.
+  subset=()
+  for side in dl traditional; do
+    "$py" "$stats" real-lines "$out" "$side" "$lists" > "$out/$side/eval-real-lines.csv" || exit 2
+    [[ -s $out/$side/eval-real-lines.csv ]] && subset+=(-i "$out/$side/eval-real-lines.csv" -g "$side")
+  done
+  ((${#subset[@]} == 8)) && "$dlfl" compare "${subset[@]}" "${compare_args[@]}" -o "$out/compare-real-lines.md"
+  # Within the DL side: the bugs of DL logic against the generic ones (the lists' bug_kind).
+  "$py" "$stats" kinds "$lists" > "$out/dl/kinds.csv" || exit 2
+  if (($(wc -l <"$out/dl/kinds.csv") > 1)); then
+    "$dlfl" compare -i "$out/dl/eval-study.csv" -g dl "${compare_args[@]}" --labels "$out/dl/kinds.csv" \
+      --by bug_kind --label-key id -o "$out/compare-by-kind.md" || echo "realbugs.sh: no bug kinds joined the DL bugs" >&2
+  fi
+  "$py" "$stats" section "$out" "$lists" > "$out/stats.md" || exit 2
   if [[ -n $labels ]]; then
     "$dlfl" compare -i "$out/dl/eval-study.csv" -g dl "${compare_args[@]}" --labels "$labels" --by dl_bug_type \
       --label-key id -o "$out/compare-by-type.md" || echo "realbugs.sh: no labels joined the DL bugs" >&2
@@ -331,9 +384,24 @@ if ((${#tables[@]} == 8)); then  # both sides
 fi
 "$py" "$report" page "$out" "$lists" > "$out/results.md.tmp"
 mv "$out/results.md.tmp" "$out/results.md"
+[[ -z $doc ]] || "$py" "$stats" embed "$out/results.md" "$doc" || exit 2
 if ((record)); then
   for side in "${sides[@]}"; do
-    [[ -f $out/$side/manifest.jsonl ]] && "$py" "$report" record "$out" "$side" "$lists/$side.jsonl"
+    [[ -f $out/$side/manifest.jsonl ]] || continue
+    "$py" "$report" record "$out" "$side" "$lists/$side.jsonl"
+    # Each kept bug's compressed spectrum, where it is small enough for the repository.
+    while read -r bug; do
+      packed="$out/$side/spectra/$bug.dlfl.xz"
+      [[ -n $bug && -f $packed ]] || continue
+      size=$(stat -c %s -- "$packed")
+      if ((size <= kept_bytes)); then
+        mkdir -p "$lists/spectra/$side"
+        cp -- "$packed" "$lists/spectra/$side/$bug.dlfl.xz.tmp" && mv -- "$lists/spectra/$side/$bug.dlfl.xz.tmp" "$lists/spectra/$side/$bug.dlfl.xz"
+      else
+        echo "realbugs.sh: $bug: its compressed spectrum ($size bytes) is over $kept_bytes bytes, not copied into $lists/spectra" >&2
+      fi
+    done < <("$py" "$report" list "$out" "$side" | "$py" -c 'import json, sys
+for line in sys.stdin: print(json.loads(line)["id"])')
   done
 fi
 echo "realbugs.sh: $out/results.md" >&2

@@ -32,6 +32,31 @@ import tempfile
 
 FORMULAS = ["ochiai", "dstar2", "op2", "tarantula"]
 TECHNIQUES = ["ochiai-block", "ochiai-flitsr", "ochiai-prfl"]
+# The ground-truth rules (dlfl's fix_truth.h): a run's values are under the study's rule;
+# a list entry says which rule its values are under (none: the whole-file convention,
+# the one of the entries recorded before the rule). Values under the whole-file
+# convention are the sensitivity variant: their techniques carry this suffix
+# (ochiai-whole-file), so that no figure mixes the two rules.
+RULE = "adjacent-lines"
+WHOLE_FILE = "whole-file"
+SENSITIVITY = "-whole-file"
+# What only a curated list knows of a bug (its type, and why), kept when a run's entry
+# replaces it.
+CURATED_KEYS = ("bug_kind", "dl_subtype", "bug_kind_evidence")
+BUG_KINDS = ("dl-specific", "generic")
+DL_SUBTYPES = ("tensor/shape", "numerics", "device", "model or training semantics")
+
+
+def rule_of(entry):
+    return entry.get("truth_rule", WHOLE_FILE)
+
+
+def technique_name(technique, rule):
+    """The technique a value of `rule` is counted under: the whole-file convention's as
+    the sensitivity variant."""
+    if rule == RULE or technique.endswith(SENSITIVITY):
+        return technique
+    return technique + SENSITIVITY
 
 
 def fail(message):
@@ -259,6 +284,12 @@ def checked_entry(path, entry):
         fail(f"{where}: tests must be the number of tests run")
     if "host" in entry and not (isinstance(entry["host"], str) and HOST.fullmatch(entry["host"])):
         fail(f"{where}: host must name a CPU in the characters [{HOST_CHARACTERS}] (at most 200)")
+    if rule_of(entry) not in (RULE, WHOLE_FILE):
+        fail(f"{where}: truth_rule must be {RULE} or {WHOLE_FILE}, not {entry['truth_rule']!r}")
+    if "bug_kind" in entry and entry["bug_kind"] not in BUG_KINDS:
+        fail(f"{where}: bug_kind must be one of {', '.join(BUG_KINDS)}, not {entry['bug_kind']!r}")
+    if "dl_subtype" in entry and entry["dl_subtype"] not in DL_SUBTYPES:
+        fail(f"{where}: dl_subtype must be one of {', '.join(DL_SUBTYPES)}, not {entry['dl_subtype']!r}")
     is_number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
     for key, good in (("positions", lambda v: v is None or (isinstance(v, list) and len(v) == 3 and all(map(is_number, v)))),
                       ("evaluation", lambda v: isinstance(v, dict) and set(v) <= set(METRICS) | {"exam_ran", "elements_ran"}
@@ -281,7 +312,8 @@ def recorded_rows(entry):
     in_order = lambda item: (order.index(item[0]) if item[0] in order else len(order), item[0])
     for technique, levels in sorted(entry.get("evaluation", {}).items(), key=in_order):
         for level, v in sorted(levels.items()):
-            row = {"bug": entry["id"], "technique": technique, "level": level, "ties": "average"}
+            row = {"bug": entry["id"], "technique": technique_name(technique, rule_of(entry)), "level": level,
+                   "ties": "average"}
             row.update({k: cell_text(v.get(k)) for k in METRICS})
             rows.append(row)
             if v.get("elements_ran") is not None:
@@ -294,10 +326,17 @@ def bug_key(bug):
     return (project, int(fault) if fault.isdigit() else 0, fault)
 
 
+def recorded_positions(entry):
+    """An entry's positions, each technique as technique_name counts it."""
+    return {technique_name(t, rule_of(entry)): v for t, v in entry.get("positions", {}).items()}
+
+
 class Study:
     """One side's bugs as its figures add them up: the bugs this run (OUT) kept, with its
-    rows, and the listed bugs it did not run, with the rows their entries record; a
-    listed bug this run ran and discarded is in neither."""
+    rows; the listed bugs it did not run whose spectrum the lists keep (ranked and
+    evaluated by this run from that spectrum, `from_spectrum`); and the other listed
+    bugs it did not run, with the rows their entries record. A listed bug this run ran
+    and discarded is in none."""
 
     def __init__(self, out, side, list_path):
         self.records = latest_records(os.path.join(out, side, "results.jsonl"))
@@ -308,6 +347,12 @@ class Study:
         self.rows = [r for r in read_csv(os.path.join(out, side, "eval.csv")) if r["bug"] in kept]
         self.executed = [r for r in read_csv(os.path.join(out, side, "eval-executed.csv")) if r["bug"] in kept]
         not_run = [e for e in self.listed if e["id"] not in ran]
+        evaluated = {r["bug"] for r in read_csv(os.path.join(out, side, "eval.csv"))}
+        self.from_spectrum = [e["id"] for e in not_run if e["id"] in evaluated]
+        spectra = set(self.from_spectrum)
+        self.rows += [r for r in read_csv(os.path.join(out, side, "eval.csv")) if r["bug"] in spectra]
+        self.executed += [r for r in read_csv(os.path.join(out, side, "eval-executed.csv")) if r["bug"] in spectra]
+        not_run = [e for e in not_run if e["id"] not in spectra]
         self.recorded = [e for e in not_run if e.get("evaluation")]
         self.unrecorded = [e["id"] for e in not_run if not e.get("evaluation")]
         for e in self.recorded:
@@ -373,7 +418,8 @@ def page(out, lists):
                 if not r.get("kept"):
                     differ.append(f"{bug} (discarded: {r.get('reason', '')})")
                 elif sorted(e["failing_tests"]) == sorted(r.get("failing_tests", [])) and \
-                        sorted(e.get("faulty", [])) == sorted(r.get("faulty", [])):
+                        (rule_of(e) != RULE or sorted(e.get("faulty", [])) == sorted(r.get("faulty", []))):
+                    # An entry of the whole-file convention lists other faulty lines.
                     same += 1
                 else:
                     differ.append(bug)
@@ -381,7 +427,7 @@ def page(out, lists):
                          f"same failing tests and faulty lines" + (f"; different: {', '.join(differ)}." if differ else "."))
         # A rerun that finds the same tests can still rank differently (a project that
         # seeds a hash with the time runs other lines): the positions are checked too.
-        recorded = {bug: e["positions"] for bug, e in expected.items() if e.get("positions")}
+        recorded = {bug: e["positions"] for bug, e in expected.items() if e.get("positions") and rule_of(e) == RULE}
         rerun = [r["subject"] + "#" + r["fault"] for r in kept if r["subject"] + "#" + r["fault"] in recorded]
         hosts = {r["subject"] + "#" + r["fault"]: host_of(r) for r in kept}
         if rerun:
@@ -407,6 +453,13 @@ def page(out, lists):
                            f"positions and values their entries record")
             lines.append(f"The figures below are of {len(kept) + len(study.recorded)} bugs: the {len(kept)} this run "
                          f"kept and {listed_ones}." if kept else f"The figures below are of {listed_ones}.")
+        if study.from_spectrum:
+            lines.append(f"Ranked and evaluated from the spectrum the lists keep, under the rule, not run: "
+                         f"{', '.join(study.from_spectrum)}.")
+        old = [e["id"] for e in study.recorded if rule_of(e) != RULE]
+        if old:
+            lines.append(f"Recorded under the whole-file convention, so counted only in the techniques named "
+                         f"*{SENSITIVITY}: {len(old)} bugs.")
         if study.unrecorded:
             lines.append(f"Not in the figures: {len(study.unrecorded)} listed bugs this run did not run, whose entries "
                          f"record no values ({', '.join(study.unrecorded)}).")
@@ -414,10 +467,12 @@ def page(out, lists):
         # (bug, tests cell, positions, listed): this run's positions, or those its entry records.
         shown = [(bug, f"{r['tests']} ({r['failing']})", positions_of(rows, bug), False)
                  for r in kept for bug in [r["subject"] + "#" + r["fault"]]]
-        shown += [(e["id"], f"{e.get('tests', '?')} ({len(e.get('failing_tests', []))})", e.get("positions", {}), True)
+        shown += [(bug, "", positions_of(rows, bug), False) for bug in study.from_spectrum]
+        shown += [(e["id"], f"{e.get('tests', '?')} ({len(e.get('failing_tests', []))})", recorded_positions(e), True)
                   for e in study.recorded]
         shown.sort(key=lambda b: bug_key(b[0]))
-        present = [t for t in FORMULAS + TECHNIQUES if any(r["technique"] == t for r in rows)]
+        known = FORMULAS + TECHNIQUES + [t + SENSITIVITY for t in FORMULAS + TECHNIQUES]
+        present = [t for t in known if any(r["technique"] == t for r in rows)]
         for level in ("line", "function"):
             lines += [f"Position of the first faulty {level}, average over ties (best-worst):", ""]
             lines.append("| bug | tests (failing) | " + " | ".join(present) + " |")
@@ -440,11 +495,16 @@ def page(out, lists):
                                  f"{s['map']:.3f} | {s['mrr']:.3f} |")
         lines.append("")
     for name, title in (("compare.md", "DL against traditional (`dlfl compare`, line level, average ties)"),
+                        ("compare-real-lines.md", "DL against traditional, the bugs whose whole-file truth is lines only"),
+                        ("compare-by-kind.md", "DL bugs: DL-specific against generic"),
                         ("compare-by-type.md", "DL bugs by DL bug type")):
         path = os.path.join(out, name)
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
                 lines += [f"## {title}", "", "```", f.read().rstrip(), "```", ""]
+    if os.path.exists(os.path.join(out, "stats.md")):
+        with open(os.path.join(out, "stats.md"), encoding="utf-8") as f:
+            lines += [f.read().rstrip(), ""]
     return "\n".join(lines) + "\n"
 
 
@@ -471,6 +531,11 @@ def curated_list(out, side):
         entry["files"] = [{k: f[k] for k in FILE_KEYS if k in f} for f in manifest[bug].get("files", [])]
         entry["failing_tests"] = r.get("failing_tests", [])
         entry["faulty"] = r.get("faulty", [])
+        entry["truth_rule"] = RULE
+        whole = os.path.join(out, side, "spectra", bug + ".whole-file.truth")
+        if os.path.exists(whole):
+            with open(whole, encoding="utf-8") as f:
+                entry["faulty_whole_file"] = [l.strip() for l in f if l.strip()]
         entry["recipe"] = r.get("recipe", "")
         entry["tests"] = r.get("tests", 0)
         if host := host_of(r):
@@ -494,6 +559,10 @@ def record(out, side, list_path):
         for entry, line in zip(read_jsonl(list_path), [l for l in text.split("\n") if l.strip()]):
             bug = checked_entry(list_path, entry)["id"]
             replaced += bug in fresh
+            if bug in fresh and any(k in entry for k in CURATED_KEYS):
+                kept = json.loads(fresh[bug])
+                kept.update({k: entry[k] for k in CURATED_KEYS if k in entry})
+                fresh[bug] = json.dumps(kept, sort_keys=True)
             entries.append((bug, fresh.pop(bug, line)))
     added = len(fresh)
     entries = sorted(entries + list(fresh.items()))

@@ -18,6 +18,7 @@ void add_compare_command(CLI::App& app);
 void add_bugset_command(CLI::App& app);
 void add_bugset_reproduce_command(CLI::App& bugset);  // called by add_bugset_command
 void add_bugset_join_command(CLI::App& bugset);       // called by add_bugset_command
+void add_bugset_truth_command(CLI::App& bugset);      // called by add_bugset_command
 void add_bench_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_versions_command(CLI::App& app);

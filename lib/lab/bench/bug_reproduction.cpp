@@ -1,5 +1,6 @@
 // One real bug from checkout to evaluation (include/dlfl/lab/bench/bug_reproduction.h).
 #include "dlfl/lab/bench/bug_reproduction.h"
+#include "dlfl/lab/bench/fix_truth.h"
 
 #include <algorithm>
 #include <chrono>
@@ -85,13 +86,34 @@ std::pair<std::set<std::string>, std::vector<std::string>> fail_to_pass_tests(co
 
 }  // namespace
 
-void keep_spectrum(const BugPlan& plan, const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth) {
+void keep_spectrum(const BugPlan& plan, const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth,
+                   const std::vector<eval::GroundTruthItem>& whole_file_truth) {
   if (plan.spectrum_dir.empty()) return;
   fs::create_directories(plan.spectrum_dir);
   io::write_native(spectrum, plan.spectrum_dir / (plan.bug->id + ".dlfl"));
-  std::string lines;
-  for (const auto& item : truth) lines += eval::to_string(item) + "\n";
-  write_text(plan.spectrum_dir / (plan.bug->id + ".truth"), lines);
+  const auto write_truth = [&](const std::vector<eval::GroundTruthItem>& items, const std::string& suffix) {
+    std::string lines;
+    for (const auto& item : items) lines += eval::to_string(item) + "\n";
+    write_text(plan.spectrum_dir / (plan.bug->id + suffix), lines);
+  };
+  write_truth(truth, ".truth");
+  write_truth(whole_file_truth, ".whole-file.truth");
+}
+
+std::string localize_reproduced_bug(const FaultContext& c, const BugPlan& plan, const Spectrum& spectrum,
+                                    FaultRecord& r) {
+  const auto truth = fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines);
+  r.faulty.clear();
+  for (const auto& item : truth) r.faulty.push_back(eval::to_string(item));
+  if (!truth.empty()) {
+    r.file = truth.front().file;
+    r.line = r.end_line = truth.front().line;
+    r.function = truth.front().function;
+  }
+  r.results = evaluate_formulas(c, spectrum, truth);
+  if (std::string why = unfindable_fault(r.results, truth.size()); !why.empty()) return why;
+  keep_spectrum(plan, spectrum, truth, fix_truth(*plan.bug, spectrum, TruthRule::whole_file));
+  return "";
 }
 
 namespace {
@@ -366,10 +388,8 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
   r.failing = fail_to_pass.size();
   r.elements = spectrum.element_count();
   r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
-  r.results = evaluate_formulas(c, spectrum, candidacy.native_truth);
-  if (const std::string why = unfindable_fault(r.results, candidacy.native_truth.size()); !why.empty())
+  if (const std::string why = localize_reproduced_bug(c, plan, spectrum, r); !why.empty())
     return discard("no faulty line in the spectrum", why);
-  keep_spectrum(plan, spectrum, candidacy.native_truth);
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

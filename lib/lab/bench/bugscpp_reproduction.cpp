@@ -314,10 +314,8 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
   r.failing = fail_to_pass.size();
   r.elements = spectrum.element_count();
   r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
-  r.results = evaluate_formulas(c, spectrum, plan.candidacy.native_truth);
-  if (const std::string why = unfindable_fault(r.results, plan.candidacy.native_truth.size()); !why.empty())
+  if (const std::string why = localize_reproduced_bug(c, plan, spectrum, r); !why.empty())
     return discard("no faulty line in the spectrum", why);
-  keep_spectrum(plan, spectrum, plan.candidacy.native_truth);
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

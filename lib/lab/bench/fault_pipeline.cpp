@@ -280,8 +280,10 @@ FaultRecord discarded(FaultRecord r, const std::string& reason, const std::strin
 
 std::string unfindable_fault(const std::vector<FormulaResult>& results, std::size_t faulty_lines) {
   if (std::any_of(results.begin(), results.end(), [](const FormulaResult& f) { return f.found; })) return "";
-  return "none of the fix's " + std::to_string(faulty_lines) + " deleted C/C++/CUDA line" +
-         (faulty_lines == 1 ? " is" : "s is") +
+  if (faulty_lines == 0)
+    return "the spectrum holds no line of the fix's C/C++/CUDA files outside the tests, so neither a changed line nor "
+           "one next to a change is ranked (files no test's code runs or includes, or a fix that only adds files)";
+  return "none of the fix's " + std::to_string(faulty_lines) + " faulty line" + (faulty_lines == 1 ? " is" : "s is") +
          " a line the coverage records (comments, declarations, or code the compiler attributes to another line, "
          "such as the arguments of a multi-line macro invocation)";
 }

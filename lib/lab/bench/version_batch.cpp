@@ -105,28 +105,6 @@ std::map<std::string, std::vector<DiffHunk>> version_changes(const fs::path& ori
   return changes;
 }
 
-// The faulty elements of the collected version (version_truth.h's convention).
-std::vector<eval::GroundTruthItem> version_truth(const Spectrum& spectrum,
-                                                 const std::map<std::string, std::vector<DiffHunk>>& changes) {
-  std::vector<eval::GroundTruthItem> truth;
-  for (const auto& [file, hunks] : changes) {
-    std::vector<std::uint32_t> executable;
-    std::map<std::uint32_t, std::string> function_of;
-    for (std::size_t e = 0; e < spectrum.element_count(); ++e) {
-      const auto& element = spectrum.element(e);
-      if (element.first_line == 0 || !eval::same_file(spectrum.file(e), file)) continue;
-      for (std::uint32_t l = element.first_line; l <= std::max(element.first_line, element.last_line); ++l) {
-        executable.push_back(l);
-        function_of.emplace(l, std::string(spectrum.function(e)));
-      }
-    }
-    std::sort(executable.begin(), executable.end());
-    executable.erase(std::unique(executable.begin(), executable.end()), executable.end());
-    for (const auto line : faulty_version_lines(hunks, executable)) truth.push_back({file, line, function_of[line]});
-  }
-  return truth;
-}
-
 FaultRecord describe(const std::string& subject, const Version& v) {
   FaultRecord r;
   r.subject = subject;
@@ -215,7 +193,7 @@ FaultRecord run_version(const Shared& s, const WorkTree& tree, const Version& v,
   if (r.failing == 0) return discard("no test fails", "");
   if (r.failing == r.tests) return discard("every test fails", "");
 
-  const std::vector<eval::GroundTruthItem> truth = version_truth(spectrum, changes);
+  const std::vector<eval::GroundTruthItem> truth = spectrum_truth(spectrum, changes);
   if (truth.empty())
     return discard("no executable change", "no changed line of " + changes.begin()->first +
                                                (changes.size() > 1 ? " (or the other changed files)" : "") +

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "dlfl/error.h"
+#include "dlfl/lab/eval/fault_matching.h"
 #include "dlfl/lab/eval/unified_diff.h"
 
 namespace dlfl::bench {
@@ -44,6 +45,27 @@ std::vector<std::uint32_t> faulty_version_lines(std::span<const DiffHunk> hunks,
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+std::vector<eval::GroundTruthItem> spectrum_truth(const Spectrum& spectrum,
+                                                  const std::map<std::string, std::vector<DiffHunk>>& changes) {
+  std::vector<eval::GroundTruthItem> truth;
+  for (const auto& [file, hunks] : changes) {
+    std::vector<std::uint32_t> executable;
+    std::map<std::uint32_t, std::string> function_of;
+    for (std::size_t e = 0; e < spectrum.element_count(); ++e) {
+      const auto& element = spectrum.element(e);
+      if (element.first_line == 0 || !eval::same_file(spectrum.file(e), file)) continue;
+      for (std::uint32_t l = element.first_line; l <= std::max(element.first_line, element.last_line); ++l) {
+        executable.push_back(l);
+        function_of.emplace(l, std::string(spectrum.function(e)));
+      }
+    }
+    std::sort(executable.begin(), executable.end());
+    executable.erase(std::unique(executable.begin(), executable.end()), executable.end());
+    for (const auto line : faulty_version_lines(hunks, executable)) truth.push_back({file, line, function_of[line]});
+  }
+  return truth;
 }
 
 }  // namespace dlfl::bench

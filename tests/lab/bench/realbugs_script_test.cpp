@@ -67,7 +67,7 @@ TEST_F(RealbugsScript, ReproducesBothSidesComparesThemAndASecondRunGivesTheSameP
   EXPECT_THAT(page, HasSubstr("## Traditional side\n\n2 bugs listed, 2 run, 1 kept from 1 projects (ministr), 1 discarded."));
   EXPECT_THAT(page, HasSubstr("Discarded: failing cases differ 1."));
   // ministr#1: only the failing case runs the faulty line, first for every technique.
-  EXPECT_THAT(page, HasSubstr("| ministr#1 | 4 (1) | 1 | 1 | 1 | 1 | 1 | 1 |"));
+  EXPECT_THAT(page, HasSubstr("| ministr#1 | 4 (1) | 1 | 1 | 1 | 1 | 1 | 1 | 1 |"));
   EXPECT_THAT(page, HasSubstr("| fixture+calc#1 |"));
   EXPECT_THAT(page, HasSubstr("| ochiai-flitsr | function | 1 |"));
   EXPECT_THAT(page, HasSubstr("## DL against traditional"));
@@ -218,7 +218,7 @@ TEST_F(RealbugsScript, TheFiguresAddUpWhatTheListsRecordOfTheBugsARunDidNotRun) 
                                     "with the positions and values their entries record.\n"
                                     "Not in the figures: 1 listed bugs this run did not run, whose entries record no "
                                     "values (fixture+calc#5)."));
-  EXPECT_THAT(from_lists, HasSubstr("| ministr#1 (listed) | 4 (1) | 1 | 1 | 1 | 1 | 1 | 1 |"));
+  EXPECT_THAT(from_lists, HasSubstr("| ministr#1 (listed) | 4 (1) | 1 | 1 | 1 | 1 | 1 | 1 | 1 |"));
   for (const char* side : {"## DL side", "## Traditional side"}) {
     ASSERT_THAT(summary_rows(page, side), HasSubstr("| ochiai | line | 1 |"));
     EXPECT_EQ(summary_rows(from_lists, side), summary_rows(page, side)) << side;
@@ -351,6 +351,77 @@ TEST_F(RealbugsScript, AMissingListOrBugsCppCheckoutIsAOneLineError) {
                                   (dir_ / "o2").string());
   EXPECT_EQ(WEXITSTATUS(no_checkout.status), 2);
   EXPECT_THAT(no_checkout.out, HasSubstr("--bugscpp DIR is required for the traditional side"));
+}
+
+TEST_F(RealbugsScript, AnInsertionOnlyFixGivesTheLinesNextToItOnBothSides) {
+  // calc#7's fix inserts two lines into median() (after line 9) and ministr#4's two into
+  // abs_val() (after line 11): the faulty lines are the buggy version's executable lines
+  // next to the insertion, on both sides alike; the whole-file convention, the
+  // sensitivity variant, counts the whole file.
+  const fs::path fixture = dir_ / "omission";
+  ASSERT_EQ(shell("sh " + (fs::path(DLFL_BUGSCPP_FIXTURE) / "make_fixture.sh").string() + " " + fixture.string() +
+                  " --omission").status, 0);
+  ASSERT_EQ(shell("git clone -q " + (repos() / "calc").string() + " " + (fixture / "clones" / "calc").string()).status, 0);
+  std::string calc7 = slurp(fs::path(DLFL_REPRODUCE_FIXTURE) / "manifest-omission.jsonl.in");
+  const std::string hash = shell("git -C " + (repos() / "calc").string() + " rev-parse fix7").out.substr(0, 40);
+  calc7.replace(calc7.find("@FIX7@"), 6, hash);
+  const fs::path lists = dir_ / "omission-lists";
+  fs::create_directories(lists);
+  dlfl::testing::write_text(lists / "dl.jsonl", calc7);
+  dlfl::testing::write_text(lists / "traditional.jsonl", "{\"id\": \"ministr#4\", \"project\": \"ministr\"}\n");
+  const fs::path out = dir_ / "out";
+  const std::string script = "DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                             " --lists " + lists.string() + " ";
+  const Shell run = shell(script + "--repos " + (fixture / "clones").string() + " --bugscpp " + fixture.string() +
+                          " -o " + out.string() + " --record");
+  ASSERT_EQ(run.status, 0) << run.out;
+  const auto lines_of = [](const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line.substr(0, line.find(':', line.find(':') + 1)));
+    return lines;
+  };
+  const fs::path calc = out / "dl" / "spectra" / "fixture+calc#7";
+  const fs::path ministr = out / "traditional" / "spectra" / "ministr#4";
+  EXPECT_THAT(lines_of(slurp(calc.string() + ".truth")), ::testing::ElementsAre("src/median.cpp:9", "src/median.cpp:10"));
+  EXPECT_THAT(lines_of(slurp(ministr.string() + ".truth")), ::testing::ElementsAre("src/mathx.c:11", "src/mathx.c:12"));
+  EXPECT_EQ(slurp(calc.string() + ".whole-file.truth"), "src/median.cpp\n");
+  EXPECT_EQ(slurp(ministr.string() + ".whole-file.truth"), "src/mathx.c\n");
+  const std::string page = slurp(out / "results.md");
+  EXPECT_THAT(page, HasSubstr("ochiai-whole-file"));
+  // Both are found at the top (only the failing test runs the lines next to the
+  // insertion) under the rule and under the whole-file convention, whose file ties.
+  EXPECT_THAT(page, HasSubstr("| ministr#4 | 4 (1) | 1 |"));
+
+  // The lists now say which rule their values are under and keep each spectrum,
+  // compressed; `dlfl bugset truth` derives the same truth from the list and the spectrum.
+  const std::string dl = slurp(lists / "dl.jsonl");
+  EXPECT_THAT(dl, HasSubstr("\"truth_rule\": \"adjacent-lines\""));
+  EXPECT_THAT(dl, HasSubstr("\"faulty_whole_file\": [\"src/median.cpp\"]"));
+  ASSERT_TRUE(fs::exists(lists / "spectra" / "dl" / "fixture+calc#7.dlfl.xz"));
+  ASSERT_TRUE(fs::exists(lists / "spectra" / "traditional" / "ministr#4.dlfl.xz"));
+  const Shell truth = shell(std::string(DLFL_BINARY) + " bugset truth " + (lists / "dl.jsonl").string() +
+                            " --bug 'fixture+calc#7' --spectrum '" + calc.string() + ".dlfl' 2>/dev/null");
+  ASSERT_EQ(truth.status, 0) << truth.out;
+  EXPECT_EQ(truth.out, slurp(calc.string() + ".truth"));
+
+  // From the lists alone, nothing run and no clones: the kept spectra are ranked and
+  // evaluated again, to the same rows as the run's.
+  const fs::path again = dir_ / "again";
+  const Shell page_only = shell(script + "--no-reproduce -o " + again.string());
+  ASSERT_EQ(page_only.status, 0) << page_only.out;
+  EXPECT_THAT(slurp(again / "results.md"),
+              HasSubstr("Ranked and evaluated from the spectrum the lists keep, under the rule, not run: ministr#4."));
+  for (const char* side : {"dl", "traditional"})
+    EXPECT_EQ(slurp(again / side / "eval.csv"), slurp(out / side / "eval.csv")) << side;
+  EXPECT_EQ(slurp(again / "traditional" / "spectra" / "ministr#4.truth"), slurp(ministr.string() + ".truth"));
+
+  // A spectrum over the bound stays out of the lists, and the run says so.
+  fs::remove_all(lists / "spectra");
+  const Shell small = shell("DLFL_KEPT_SPECTRUM_BYTES=10 " + script + "--no-reproduce -o " + out.string() + " --record");
+  ASSERT_EQ(small.status, 0) << small.out;
+  EXPECT_THAT(small.out, HasSubstr("is over 10 bytes, not copied into"));
+  EXPECT_FALSE(fs::exists(lists / "spectra" / "dl" / "fixture+calc#7.dlfl.xz"));
 }
 
 TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {

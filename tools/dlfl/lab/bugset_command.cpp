@@ -297,6 +297,7 @@ void add_bugset_command(CLI::App& app) {
 
   add_bugset_reproduce_command(*cmd);
   add_bugset_join_command(*cmd);
+  add_bugset_truth_command(*cmd);
 }
 
 }  // namespace dlfl::cli

@@ -5,7 +5,7 @@
 // the buggy version, passing on the fixed one; a buggy-version timeout only where the
 // fix passes in under a quarter of the time the buggy run was given) with the tests
 // passing on the buggy version make the spectrum; each formula's line ranking is
-// evaluated against the fix's deleted lines in native non-test files.
+// evaluated against the fix's faulty lines in native non-test files (fix_truth.h).
 #pragma once
 
 #include <filesystem>
@@ -38,9 +38,20 @@ struct BugPlan {
 };
 
 // Writes a kept bug's spectrum (native format) and ground truth (`dlfl eval --truth`
-// lines) into plan.spectrum_dir, each atomically. Throws dlfl::Error when they cannot be
-// written (a kept result whose spectrum is missing could not be re-evaluated).
-void keep_spectrum(const BugPlan& plan, const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth);
+// lines) into plan.spectrum_dir, each atomically: BUG.truth under fix_truth.h's rule,
+// BUG.whole-file.truth under the whole-file convention (the sensitivity variant). Throws
+// dlfl::Error when they cannot be written (a kept result whose spectrum is missing could
+// not be re-evaluated).
+void keep_spectrum(const BugPlan& plan, const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth,
+                   const std::vector<eval::GroundTruthItem>& whole_file_truth);
+
+// The one step both sides (a Denchmark bug, a BugsC++ defect) end in: the fix's faulty
+// lines in the reproduced bug's spectrum by fix_truth.h's rule (r.faulty and r.file,
+// r.line, r.function of the first), each formula's ranking evaluated against them
+// (r.results), and the spectrum kept (keep_spectrum). Returns "" when kept, else why no
+// faulty line can be found (unfindable_fault) and keeps nothing.
+std::string localize_reproduced_bug(const FaultContext& context, const BugPlan& plan, const Spectrum& spectrum,
+                                    FaultRecord& r);
 
 // The record a bug starts with: ids, labels (group: extrinsic/intrinsic/disputed/
 // unlabelled; bug_type: the agreed DL bug type, "not DL", "disputed" or "unlabelled";

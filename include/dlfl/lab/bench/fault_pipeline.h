@@ -125,9 +125,10 @@ std::vector<FormulaResult> evaluate_formulas(const FaultContext& context, const 
 
 // Why a real bug whose evaluation is `results` (evaluate_formulas over `faulty_lines`
 // ground-truth lines) cannot be kept, or "" when it can: no formula finds any faulty line
-// among the ranked elements. A fix that deletes only comments or declarations, or code the
-// compiler attributes to another line (gcc puts the code of a multi-line macro
-// invocation's arguments on one line), leaves nothing for any ranking to find.
+// among the ranked elements. Under fix_truth.h's rule that is a fix none of whose files
+// has a line in the spectrum (0 faulty lines); a truth of lines the coverage does not
+// record (comments, declarations, code gcc attributes to a macro invocation's first
+// line) has nothing for any ranking to find either.
 std::string unfindable_fault(const std::vector<FormulaResult>& results, std::size_t faulty_lines);
 
 // The whole pipeline for one mutant in one work tree (whose files must be pristine; they

@@ -11,10 +11,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "dlfl/lab/eval/ground_truth.h"
+#include "dlfl/spectrum.h"
 
 namespace dlfl::bench {
 
@@ -37,5 +41,13 @@ std::vector<DiffHunk> parse_diff_hunks(std::string_view diff, const std::string&
 // sorted ascending. Empty when the file has no executable line near any hunk.
 std::vector<std::uint32_t> faulty_version_lines(std::span<const DiffHunk> hunks,
                                                 std::span<const std::uint32_t> executable);
+
+// The faulty elements of a version by the convention above: for each file (as the diff
+// names it; eval::same_file matches it to the spectrum's) and its hunks, the lines
+// faulty_version_lines gives over that file's executable lines in `spectrum`, each
+// named with the function the spectrum puts it in. Files in `changes`' order, lines
+// ascending. Both `dlfl versions` and real bugs (fix_truth.h) derive their truth here.
+std::vector<eval::GroundTruthItem> spectrum_truth(const Spectrum& spectrum,
+                                                  const std::map<std::string, std::vector<DiffHunk>>& changes);
 
 }  // namespace dlfl::bench

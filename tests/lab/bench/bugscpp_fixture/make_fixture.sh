@@ -16,10 +16,21 @@
 # With --crashing, a third defect whose listed case 3 (clamp_mid) is killed by SIGILL on
 # both versions (its common patch makes the check trap), so it never writes coverage; the
 # buggy patch changes a line without changing behaviour.
-# Usage: make_fixture.sh DIR [--crashing]   (DIR must not exist)
+# With --omission, a fourth defect whose fix only inserts lines (a fault of omission):
+# its buggy patch removes abs_val's negative branch (lines 12-13), so case 4 (abs_neg)
+# fails and the fix's diff is a pure insertion after line 11.
+# Usage: make_fixture.sh DIR [--crashing] [--omission]   (DIR must not exist)
 set -eu
 dir=$1
-crashing=${2:-}
+shift
+crashing= omission=
+for option in "$@"; do
+  case $option in
+    --crashing) crashing=$option ;;
+    --omission) omission=$option ;;
+    *) echo "make_fixture.sh: unknown option '$option'" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$dir/clones/ministr" "$dir/bugscpp/taxonomy/ministr/patch"
 tax=$(cd "$dir/bugscpp/taxonomy/ministr" && pwd)
 cd "$dir/clones/ministr"
@@ -134,6 +145,15 @@ EOF
     {\"id\": 3, \"hash\": \"$fix1\", \"num_cases\": 4, \"case\": [3], \"tags\": [\"crash\"],
      \"description\": \"clamp_mid is killed on both versions\"}"
 fi
+omission_defect=
+if [ "$omission" = --omission ]; then
+  common_commands | patch_of "$fix1" 0004-common.patch
+  echo "sed -i '12,13d' src/mathx.c" | patch_of "$fix1" 0004-buggy.patch
+  defects="$defects 0004"
+  omission_defect=",
+    {\"id\": 4, \"hash\": \"$fix1\", \"num_cases\": 4, \"case\": [4], \"tags\": [\"omission\"],
+     \"description\": \"abs_val lacks its negative branch: the fix only inserts lines\"}"
+fi
 git branch -q -D scratch 2>/dev/null || true
 
 for k in $defects; do
@@ -161,7 +181,7 @@ cat > "$tax/meta.json" <<EOF
     {"id": 1, "hash": "$fix1", "num_cases": 4, "case": [2], "tags": ["logical", "single-line"],
      "description": "clamp returns the lower bound above the upper one"},
     {"id": 2, "hash": "$fix2", "num_cases": 4, "case": [1], "tags": ["logical"],
-     "description": "abs_val does not negate (meta.json names the wrong case)"}$crashing_defect
+     "description": "abs_val does not negate (meta.json names the wrong case)"}$crashing_defect$omission_defect
   ]
 }
 EOF

@@ -4,7 +4,9 @@
 # are fixed one commit at a time. Tags fix1..fix6 name the fixes of bugs #1..#6:
 #   #1 C++ (clamp), the fix adds a test;           #2 a CUDA-style kernel header, the fix changes a test;
 #   #3 C++ (sign), the fix adds no test;            #4 C++ (mean), the fix adds a test file;
-#   #6 a Python tool only (no C/C++ change);       #5 the buggy version does not build.
+#   #6 a Python tool only (no C/C++ change);       #5 the buggy version does not build;
+#   #7 C++ (median), the fix only inserts lines (a fault of omission) and adds a test.
+# The manifests: manifest.jsonl.in (#1-#6), manifest-omission.jsonl.in (#7).
 # Usage: make_clone.sh DIR   (DIR must not exist)
 set -eu
 dir=$1
@@ -19,7 +21,8 @@ n=0
 commit() {
   n=$((n + 1))
   git add -A
-  GIT_AUTHOR_DATE="2024-01-0${n}T12:00:00Z" GIT_COMMITTER_DATE="2024-01-0${n}T12:00:00Z" git commit -q -m "$1"
+  day=$(printf %02d "$n")
+  GIT_AUTHOR_DATE="2024-01-${day}T12:00:00Z" GIT_COMMITTER_DATE="2024-01-${day}T12:00:00Z" git commit -q -m "$1"
 }
 
 mkdir -p src/kernels tests tools
@@ -256,3 +259,28 @@ EOF
 sed -i '1i #include <string>' tests/arith_test.cpp
 commit "Fix the build of format_sum (#5)"
 git tag fix5
+
+cat > src/median.cpp <<'EOF'
+#include <algorithm>
+
+#include "calc.h"
+
+namespace calc {
+
+double median(std::vector<int> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t mid = v.size() / 2;
+  return v[mid];
+}
+
+}  // namespace calc
+EOF
+sed -i 's|void saxpy(|double median(std::vector<int> v);\nvoid saxpy(|' src/calc.h
+sed -i 's|src/format.cpp)|src/format.cpp src/median.cpp)|' CMakeLists.txt
+echo 'TEST(Median, Odd) { EXPECT_DOUBLE_EQ(calc::median({3, 1, 2}), 2.0); }' >> tests/stats_test.cpp
+commit "Add median"
+
+sed -i '9a\  if (v.size() % 2 == 0)\n    return (v[mid - 1] + v[mid]) / 2.0;' src/median.cpp
+echo 'TEST(Median, Even) { EXPECT_DOUBLE_EQ(calc::median({4, 1, 3, 2}), 2.5); }' >> tests/stats_test.cpp
+commit "Fix the median of an even count (#7)"
+git tag fix7
