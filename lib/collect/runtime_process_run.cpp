@@ -275,12 +275,17 @@ void ProcessRun::stream() {
 
 void ProcessRun::watch() {
   const auto limit_ns = static_cast<std::uint64_t>(c_.timeout_.count()) * 1000000ULL;
+  // A binary in which no test runs for a whole test's limit is hung too: between tests
+  // (or with no listener to mark them at all) nothing else may take that long.
+  std::uint64_t last_running_ns = monotonic_ns();
   std::unique_lock lock(finish_mutex_);
   while (!finish_signal_.wait_for(lock, std::chrono::milliseconds(10), [this] { return finished_; })) {
     if ((r_.interrupt && r_.interrupt->load()) || c_.map_.failed()) cancel_ = true;
     if (limit_ns) {
       const auto running = running_test(snapshot_path_);
-      if (running && monotonic_ns() - running->begin_ns > limit_ns) {
+      const std::uint64_t now = monotonic_ns();
+      if (running) last_running_ns = now;
+      if ((running && now - running->begin_ns > limit_ns) || (!running && now - last_running_ns > limit_ns)) {
         timed_out_ = true;
         cancel_ = true;
       }
@@ -350,11 +355,16 @@ void ProcessRun::read_after_run() {
 // A process that ran no test of its group.
 void ProcessRun::take_no_slots(const RuntimeSnapshot& snap) {
   const GtestBinary& g = c_.g_;
+  // However the first process ended (a binary without the listener runs its tests unseen
+  // and may hang in one): without a snapshot, no restart can do better.
+  if (!fs::exists(snapshot_path_) && c_.result_.stats.processes == 1) {
+    const bool clean = process_.end == ProcessEnd::exited && process_.exit_code == 0;
+    throw Error(g.binary.string(), 0,
+                std::string("ran") + (clean ? "" : " (" + describe_end(process_, c_.timeout_) + ")") +
+                    " but wrote no coverage snapshot: build it from a `dlfl instrument` tree and link it with "
+                    "$(dlfl config --libs --gtest)");
+  }
   if (process_.end == ProcessEnd::exited && process_.exit_code == 0) {
-    if (!fs::exists(snapshot_path_) && c_.result_.stats.processes == 1)
-      throw Error(g.binary.string(), 0,
-                  "ran but wrote no coverage snapshot: build it from a `dlfl instrument` tree and link it with "
-                  "$(dlfl config --libs --gtest)");
     // GoogleTest ran none of them (the filter matched nothing): they cannot run here.
     for (const auto& t : group_) {
       if (c_.runs_of_[t].runs == 0) c_.result_.warnings.push_back(t + ": listed but not run by the binary; left out");
