@@ -52,6 +52,14 @@ struct Reader {
   bool clang_helper = false;
 };
 
+// 10 MB of objects each the value of the one before: `{"a":{"a":...` (a bare `{{` is
+// refused by a parser at its second byte, at no cost).
+std::string deep_objects() {
+  std::string text;
+  while (text.size() < (std::size_t{10} << 20)) text += "{\"a\":";
+  return text;
+}
+
 std::string with_size(std::string text, off_t size) {
   if (const auto at = text.find("{SIZE}"); at != std::string::npos) text.replace(at, 6, std::to_string(size));
   return text;
@@ -150,7 +158,7 @@ TEST_F(ReaderBounds, BugsCppMetaJsonIsRefusedBeforeItIsRead) {
   expect_bounded({"meta.json", meta, "", {"bugset", "import", "bugscpp", p("taxonomy"), "-o", p("m.jsonl")},
                   meta.string() + ": meta.json of {SIZE} bytes is larger than the 16 MiB limit",
                   meta.string() + ": meta.json of {SIZE} bytes is larger than the 16 MiB limit"});
-  expect_deep_json_refused("meta.json", meta, std::string(10 << 20, '{'),
+  expect_deep_json_refused("meta.json", meta, deep_objects(),
                            {"bugset", "import", "bugscpp", p("taxonomy"), "-o", p("m.jsonl")},
                            meta.string() + ":1: JSON nested deeper than 64 levels");
   EXPECT_FALSE(fs::exists(path("m.jsonl")));
@@ -211,7 +219,7 @@ TEST_F(ReaderBounds, TablesAndSpectrumListsAreBounded) {
 
 TEST_F(ReaderBounds, DeeplyNestedRankingsAreRefusedBeforeTheyAreParsed) {
   write_text(path("truth.txt"), "a.cpp:1\n");
-  expect_deep_json_refused("ranking", path("r.json"), std::string(10 << 20, '{'),
+  expect_deep_json_refused("ranking", path("r.json"), deep_objects(),
                            {"eval", p("r.json"), "--truth", p("truth.txt")}, p("r.json") + ":1: JSON nested deeper than 64 levels");
 }
 

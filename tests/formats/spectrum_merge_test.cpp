@@ -80,7 +80,9 @@ TEST(SpectrumMerge, OldFilesWithoutFailingRowsMergeToo) {
   const fs::path v1 = fs::path(DLFL_SOURCE_DIR) / "tests/formats/fixtures/softmax_v1.dlfl";
   const Spectrum old = read_native(v1);
   EXPECT_EQ(old.failing_coverage(), nullptr);
-  const std::vector<fs::path> inputs{v1, v1};
+  // A copy, not v1 twice: the same file named twice is read once.
+  fs::copy_file(v1, dir / "copy.dlfl");
+  const std::vector<fs::path> inputs{v1, dir / "copy.dlfl"};
   const MergeStats stats = merge_spectra(inputs, dir / "m.dlfl", SpectrumFormat::native);
   EXPECT_EQ(stats.shared_tests, old.test_count());
   EXPECT_EQ(stats.flaky_shared, 0u);

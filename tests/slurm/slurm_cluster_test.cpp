@@ -30,11 +30,11 @@ using ::testing::HasSubstr;
 const fs::path kSource = DLFL_SOURCE_DIR;
 
 // stdout and stderr together, and whether the command succeeded.
-struct Run {
+struct ShellResult {
   std::string out;
   bool ok = false;
 };
-Run sh(const std::string& command) {
+ShellResult sh(const std::string& command) {
   const ShellRun r = capture_shell("( " + command + " ) 2>&1");
   return {r.out, r.status == 0};
 }
@@ -45,7 +45,7 @@ class SlurmCluster : public ::testing::Test {
     const char* conf = std::getenv("SLURM_CONF");
     ASSERT_TRUE(conf && fs::exists(conf))
         << "no Slurm cluster: run this under scripts/slurm-test-cluster.sh run (CTest's slurm test does)";
-    const Run nodes = sh("sinfo --noheader --format=%T");
+    const ShellResult nodes = sh("sinfo --noheader --format=%T");
     ASSERT_TRUE(nodes.ok && nodes.out.find("idle") != std::string::npos) << "the cluster has no idle node:\n" << nodes.out;
   }
 };
@@ -84,7 +84,7 @@ std::string job_logs(const fs::path& out) {
 TEST_F(SlurmCluster, TheJobArrayExampleAndMergeGiveTheSpectrumOfOneCollect) {
   // examples/tensorlite's view tests with the slice_offset fault, built once (cached).
   const fs::path build = fs::path(DLFL_SLURM_FIXTURES) / "tensorlite";
-  const Run built = sh(std::string("cmake -S ") + (kSource / "tests/collect/fixtures/tensorlite_views").string() + " -B " +
+  const ShellResult built = sh(std::string("cmake -S ") + (kSource / "tests/collect/fixtures/tensorlite_views").string() + " -B " +
                        build.string() + " -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=g++ " +
                        "-DCMAKE_CXX_FLAGS=--coverage -DTENSORLITE_DIR=" + (kSource / "examples/tensorlite").string() +
                        " -DTENSORLITE_FAULT_DEFINITION=TENSORLITE_FAULT_SLICE_OFFSET=1 >/dev/null && cmake --build " +
@@ -94,7 +94,7 @@ TEST_F(SlurmCluster, TheJobArrayExampleAndMergeGiveTheSpectrumOfOneCollect) {
   const std::string what = "--gtest " + (build / "views_tests").string() + " --coverage gcov --source-root " +
                            (kSource / "examples/tensorlite").string() +
                            " --exclude '*/tests/*' --filter 'Slice*:Grid/*:Select.*:Transpose.*'";
-  const Run whole = sh(std::string(DLFL_BINARY) + " collect " + what + " -j 2 -q -o " + (dir / "whole.dlfl").string());
+  const ShellResult whole = sh(std::string(DLFL_BINARY) + " collect " + what + " -j 2 -q -o " + (dir / "whole.dlfl").string());
   ASSERT_TRUE(whole.ok) << whole.out;
 
   // The example's sbatch scripts as they are, submitted from the project root; only the
@@ -102,11 +102,11 @@ TEST_F(SlurmCluster, TheJobArrayExampleAndMergeGiveTheSpectrumOfOneCollect) {
   const fs::path shared = dir / "shared";
   const std::string env = "cd " + kSource.string() + " && export DLFL=" + DLFL_BINARY + " DLFL_SHARED=" + shared.string() +
                           " DLFL_COLLECT_ARGS=\"" + what + " -j 1\" && ";
-  const Run array = sh(env + "sbatch --parsable --output=" + (dir / "collect-%A_%a.log").string() +
+  const ShellResult array = sh(env + "sbatch --parsable --output=" + (dir / "collect-%A_%a.log").string() +
                        " examples/jobarray/slurm-collect.sbatch");
   ASSERT_TRUE(array.ok) << array.out;
   const std::string job = array.out.substr(0, array.out.find_first_of(";\n"));
-  const Run merge = sh(env + "sbatch --parsable --dependency=afterok:" + job + " --output=" +
+  const ShellResult merge = sh(env + "sbatch --parsable --dependency=afterok:" + job + " --output=" +
                        (dir / "merge-%j.log").string() + " examples/jobarray/slurm-merge.sbatch");
   ASSERT_TRUE(merge.ok) << merge.out;
   const std::string merge_job = merge.out.substr(0, merge.out.find('\n'));
@@ -137,7 +137,7 @@ class SlurmStudy : public SlurmCluster {
   const std::map<std::string, std::string>& single() {
     static std::map<std::string, std::string> outputs;
     if (outputs.empty()) {
-      const Run run = sh(realbugs("-o " + (dir_ / "single").string()));
+      const ShellResult run = sh(realbugs("-o " + (dir_ / "single").string()));
       EXPECT_TRUE(run.ok) << run.out;
       for (const char* file : {"results.md", "dl/eval.csv", "traditional/eval.csv"})
         outputs[file] = slurp(dir_ / "single" / file);
@@ -146,7 +146,7 @@ class SlurmStudy : public SlurmCluster {
   }
   // Submits the study with --slurm; returns the job ids by name (dl, traditional, report).
   std::map<std::string, std::string> submit(const fs::path& out, std::string& printed) const {
-    const Run run = sh(realbugs("--slurm --shards 2 --sbatch-args '--cpus-per-task=1' -o " + out.string()));
+    const ShellResult run = sh(realbugs("--slurm --shards 2 --sbatch-args '--cpus-per-task=1' -o " + out.string()));
     printed = run.out;
     std::map<std::string, std::string> jobs;
     std::istringstream in(run.out);
@@ -199,12 +199,12 @@ TEST_F(SlurmStudy, ATaskRequeuedMidRunResumesItsShardAndTheStudyIsTheSame) {
   const std::string before = slurp(store);
   ASSERT_THAT(before, HasSubstr("\"fault\":\"5\"")) << job_logs(out);
   ASSERT_EQ(before.find('\n'), before.size() - 1) << "the task finished before it could be requeued";
-  const Run requeue = sh("scontrol requeue " + task);
+  const ShellResult requeue = sh("scontrol requeue " + task);
   ASSERT_TRUE(requeue.ok) << requeue.out;
   // A requeued job waits (BeginTime) before it is eligible again; no need to here.
   for (int i = 0; i < 60 && shell_output("squeue --noheader --jobs=" + task + " --format=%T") != "PENDING\n"; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  const Run release = sh("scontrol update JobId=" + task + " StartTime=now");
+  const ShellResult release = sh("scontrol update JobId=" + task + " StartTime=now");
   ASSERT_TRUE(release.ok) << release.out;
 
   ASSERT_EQ(wait_for_job(jobs.at("report")), "COMPLETED\n") << job_logs(out);

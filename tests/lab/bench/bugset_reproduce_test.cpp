@@ -16,6 +16,7 @@
 
 #include "../../cli/cli_runner.h"
 #include "../../support/shell_output.h"
+#include "dlfl/lab/bench/reproduce_runner.h"
 #include "dlfl/lab/bench/results_store.h"
 #include "dlfl/lab/eval/compare_table.h"
 

@@ -25,7 +25,7 @@ inline RealbugsFixture make_realbugs_fixture(const std::filesystem::path& dir, c
                                              const std::string& bugscpp_fixture, std::string& error) {
   namespace fs = std::filesystem;
   RealbugsFixture f{dir / "bugscpp", dir / "bugscpp" / "clones", dir / "lists"};
-  for (const std::string command : {"sh " + (fs::path(bugscpp_fixture) / "make_fixture.sh").string() + " " + f.bugscpp.string(),
+  for (const std::string& command : {"sh " + (fs::path(bugscpp_fixture) / "make_fixture.sh").string() + " " + f.bugscpp.string(),
                                     "sh " + (fs::path(reproduce_fixture) / "make_clone.sh").string() + " " +
                                         (f.repos / "calc").string()}) {
     const ShellRun r = capture_shell(command + " 2>&1");
