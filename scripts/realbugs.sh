@@ -125,6 +125,8 @@ fi
 [[ -z $join ]] || reproduce=0
 
 dlfl=${DLFL:-$here/build/tools/dlfl/dlfl}
+# A binary the caller names is used or refused, never replaced by a build of this tree.
+[[ -z ${DLFL-} || -x $dlfl ]] || die "DLFL=$dlfl is not an executable"
 if [[ ! -x $dlfl ]]; then
   "$here/scripts/install-deps.sh"
   cmake -S "$here" -B "$here/build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -270,7 +270,9 @@ void commit_together(std::initializer_list<AtomicFile*> companions, AtomicFile& 
   primary.commit();
   // The new set is whole: no primary refers to a kept companion any more.
   for (AtomicFile* c : companions) {
-    const std::string prefix = "." + c->target().filename().string() + ".prev-";
+    std::string prefix = ".";  // appended, not `"." + name + ...`: g++ 12 -O3 warns falsely there
+    prefix += c->target().filename().string();
+    prefix += ".prev-";
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(parent_of(c->target()), ec))
       if (entry.path().filename().string().starts_with(prefix)) fs::remove(entry.path(), ec);

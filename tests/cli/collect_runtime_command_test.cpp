@@ -205,6 +205,31 @@ TEST_F(CollectRuntime, NoFailingTestWritesNothing) {
   EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
 }
 
+// Without the listener dlfl sees no test begin: the first run, however long a test of it
+// hangs, ends after one test's limit with the one error that says what to link.
+TEST_F(CollectRuntime, ABinaryWithoutTheListenerIsOneErrorEvenWhenATestHangs) {
+#ifndef DLFL_RT_UNLISTED
+  GTEST_SKIP() << "the fixture without the listener is not built (tests/runtime)";
+#else
+  write_probe_map(dir_ / "probes.map", dir_.path(), {"fixture.cpp"});
+  const RunResult r = run_dlfl("collect --runtime --gtest " + q(DLFL_RT_UNLISTED) + " --probe-map " +
+                               q(dir_ / "probes.map") + " --timeout 2 -o " + q(dir_ / "out.dlfl"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith("dlfl: error: " + std::string(DLFL_RT_UNLISTED) + ": ran (killed by signal 11"));
+  EXPECT_THAT(r.err, HasSubstr("but wrote no coverage snapshot"));
+  EXPECT_THAT(r.err, HasSubstr("$(dlfl config --libs --gtest)"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
+  // A run that only hangs: stopped after the limit, not left running.
+  const RunResult hung = run_dlfl("collect --runtime --gtest " + q(DLFL_RT_UNLISTED) + " --probe-map " +
+                                  q(dir_ / "probes.map") + " --timeout 2 --filter 'Fixture.Pass1:Fixture.Hang' -o " +
+                                  q(dir_ / "out.dlfl"));
+  EXPECT_EQ(hung.exit_code, 2);
+  EXPECT_THAT(hung.err, HasSubstr(": ran (stopped: no test seen for 2000 ms) but wrote no coverage snapshot"));
+  EXPECT_FALSE(fs::exists(dir_ / "out.dlfl"));
+#endif
+}
+
 TEST_F(CollectRuntime, SourceRootAndExcludesPickTheElements) {
   // Probes 0-7 in src/ops.cpp (lines 10-17), 8-15 in tests/ops_test.cpp (lines 18-25).
   fs::create_directories(dir_ / "src");

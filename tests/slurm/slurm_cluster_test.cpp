@@ -149,9 +149,15 @@ class SlurmStudy : public SlurmCluster {
     const ShellResult run = sh(realbugs("--slurm --shards 2 --sbatch-args '--cpus-per-task=1' -o " + out.string()));
     printed = run.out;
     std::map<std::string, std::string> jobs;
+    // Lines "NAME ID" only: the summary after them names the report too.
     std::istringstream in(run.out);
-    for (std::string name, id; in >> name;)
-      if ((name == "dl" || name == "traditional" || name == "report") && in >> id) jobs[name] = id;
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream words(line);
+      std::string name, id, more;
+      if ((words >> name >> id) && !(words >> more) && (name == "dl" || name == "traditional" || name == "report") &&
+          id.find_first_not_of("0123456789") == std::string::npos)
+        jobs[name] = id;
+    }
     return jobs;
   }
 

@@ -91,7 +91,7 @@ TEST_F(BugsCppReproduce, ImportsTheTaxonomyAndReproducesOneDefectDiscardingTheMi
   EXPECT_EQ(kept.kind, "traditional");
   EXPECT_THAT(kept.failing_tests, ElementsAre("2"));  // clamp_high, the case meta.json lists
   EXPECT_EQ(kept.tests, 4u);
-  EXPECT_THAT(kept.faulty, ElementsAre("src/mathx.c:7"));
+  EXPECT_THAT(kept.faulty, ElementsAre("src/mathx.c:7:clamp"));
   ASSERT_EQ(kept.results.size(), 4u);
   for (const auto& f : kept.results) {
     // Only the failing case runs the faulty `return lo;`: first under every formula.
@@ -105,7 +105,7 @@ TEST_F(BugsCppReproduce, ImportsTheTaxonomyAndReproducesOneDefectDiscardingTheMi
   // are kept for re-ranking with other techniques.
   EXPECT_THAT(slurp(out / "logs" / "ministr#1" / "buggy-build.log"), HasSubstr("check.c"));
   EXPECT_TRUE(fs::exists(out / "logs" / "ministr#1" / "fixed-build.log"));
-  EXPECT_EQ(slurp(out / "spectra" / "ministr#1.truth"), "src/mathx.c:7\n");
+  EXPECT_EQ(slurp(out / "spectra" / "ministr#1.truth"), "src/mathx.c:7:clamp\n");
   const RunResult ranked = run_dlfl("rank " + (out / "spectra" / "ministr#1.dlfl").string() + " --format csv -n 1");
   ASSERT_EQ(ranked.exit_code, 0) << ranked.err;
   EXPECT_THAT(ranked.out, HasSubstr("src/mathx.c,7,"));

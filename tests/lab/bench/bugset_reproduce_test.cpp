@@ -130,9 +130,9 @@ TEST_F(BugsetReproduce, ReproducesTheFixtureBugsKilledMidwayAndResumed) {
     const char* faulty;
     double rank, best, worst;
   };
-  for (const Expected& e : {Expected{"fixture+calc#1", "Clamp.Above", "src/arith.cpp:9:calc::clamp", 1, 1, 1},
+  for (const Expected& e : {Expected{"fixture+calc#1", "Clamp.Above", "src/arith.cpp:9:calc::clamp(int, int, int)", 1, 1, 1},
                             Expected{"fixture+calc#2", "Saxpy.PartialBlock",
-                                     "src/kernels/saxpy_kernel.cuh:23:calc::kernels::grid_size", 13, 10, 16},
+                                     "src/kernels/saxpy_kernel.cuh:23:calc::kernels::grid_size(unsigned long, unsigned int)", 13, 10, 16},
                             Expected{"fixture+calc#4", "Mean.Halves", "src/stats.cpp:9", 1.5, 1, 2}}) {
     const FaultRecord& r = records[e.id];
     ASSERT_TRUE(r.kept) << e.id << ": " << r.reason << " " << r.detail;
@@ -355,7 +355,7 @@ TEST_F(BugsetReproduce, RuntimeBackendRunsCtestAndListedTestsOneProcessEach) {
     const FaultRecord& clamp = records.front();
     ASSERT_TRUE(clamp.kept) << name << ": " << clamp.reason << ": " << clamp.detail << "\n" << clamp.tail;
     EXPECT_THAT(clamp.failing_tests, ElementsAre("Clamp.Above")) << name;
-    EXPECT_THAT(clamp.faulty, ElementsAre("src/arith.cpp:9:calc::clamp")) << name;
+    EXPECT_THAT(clamp.faulty, ElementsAre("src/arith.cpp:9:calc::clamp(int, int, int)")) << name;
     ASSERT_EQ(clamp.results.size(), 4u) << name;
     for (const auto& f : clamp.results) {
       EXPECT_DOUBLE_EQ(f.first_rank_best, 1.0) << name << " " << f.formula;

@@ -43,7 +43,7 @@ Spectrum sample() {
 
 TEST(FixTruth, RebuildsTheBuggyVersionsHunksFromTheFixsLineLists) {
   // A pure insertion after buggy line 4 (fixed lines 5-6): the buggy side is empty there.
-  EXPECT_THAT(buggy_version_hunks(modified("a.c", {}, {5, 6})), ElementsAre(DiffHunk{4, 2, 4, 0}));
+  EXPECT_THAT(buggy_version_hunks(modified("a.c", {}, {5, 6})), ElementsAre(DiffHunk{5, 2, 4, 0}));
   // A one-line change, then a pure deletion further down (fixed numbering moved by one).
   EXPECT_THAT(buggy_version_hunks(modified("a.c", {3, 10}, {3, 4})),
               ElementsAre(DiffHunk{3, 2, 3, 1}, DiffHunk{10, 0, 10, 1}));

@@ -360,7 +360,7 @@ TEST_F(RealbugsScript, AnInsertionOnlyFixGivesTheLinesNextToItOnBothSides) {
   // sensitivity variant, counts the whole file.
   const fs::path fixture = dir_ / "omission";
   ASSERT_EQ(shell("sh " + (fs::path(DLFL_BUGSCPP_FIXTURE) / "make_fixture.sh").string() + " " + fixture.string() +
-                  " --omission").status, 0);
+                  " --crashing --omission").status, 0);  // defects 1-4: BugsC++ numbers patches by position
   ASSERT_EQ(shell("git clone -q " + (repos() / "calc").string() + " " + (fixture / "clones" / "calc").string()).status, 0);
   std::string calc7 = slurp(fs::path(DLFL_REPRODUCE_FIXTURE) / "manifest-omission.jsonl.in");
   const std::string hash = shell("git -C " + (repos() / "calc").string() + " rev-parse fix7").out.substr(0, 40);
