@@ -359,8 +359,10 @@ void ProcessRun::take_no_slots(const RuntimeSnapshot& snap) {
   // and may hang in one): without a snapshot, no restart can do better.
   if (!fs::exists(snapshot_path_) && c_.result_.stats.processes == 1) {
     const bool clean = process_.end == ProcessEnd::exited && process_.exit_code == 0;
+    const std::string how = timed_out_ ? "stopped: no test seen for " + std::to_string(c_.timeout_.count()) + " ms"
+                                       : describe_end(process_, c_.timeout_);
     throw Error(g.binary.string(), 0,
-                std::string("ran") + (clean ? "" : " (" + describe_end(process_, c_.timeout_) + ")") +
+                std::string("ran") + (clean ? "" : " (" + how + ")") +
                     " but wrote no coverage snapshot: build it from a `dlfl instrument` tree and link it with "
                     "$(dlfl config --libs --gtest)");
   }
