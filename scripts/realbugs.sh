@@ -296,13 +296,20 @@ for side in "${sides[@]}"; do
     [[ -e $packed ]] || continue
     bug=$(basename "$packed" .dlfl.xz)
     grep -qxF -- "$bug" <<<"$ids" && [[ ! -f $spectra/$bug.dlfl ]] || continue
+    # Its entry alone (the list's other entries may name their bug only); an entry without
+    # the fix's files keeps its recorded values, as one without a spectrum does.
+    entry=$(awk -v id="\"id\": \"$bug\"" 'index($0, id)' "$lists/$side.jsonl")
+    [[ $entry == *'"files"'* ]] || continue
     mkdir -p "$spectra"
+    printf '%s\n' "$entry" > "$spectra/$bug.entry.jsonl"
     xz -dc -- "$packed" > "$spectra/$bug.dlfl.tmp" || die "$packed: not an xz-compressed spectrum"
     for rule in adjacent-lines whole-file; do
       suffix=.truth; [[ $rule == adjacent-lines ]] || suffix=".$rule.truth"
-      "$dlfl" bugset truth "$lists/$side.jsonl" --bug "$bug" --spectrum "$spectra/$bug.dlfl.tmp" --rule "$rule" \
-        -o "$spectra/$bug$suffix" 2>/dev/null || die "$packed: deriving its $rule ground truth from $lists/$side.jsonl failed"
+      said=$("$dlfl" bugset truth "$spectra/$bug.entry.jsonl" --bug "$bug" --spectrum "$spectra/$bug.dlfl.tmp" \
+        --rule "$rule" -o "$spectra/$bug$suffix" 2>&1) ||
+        die "$packed: deriving its $rule ground truth from $lists/$side.jsonl failed: ${said##*$'\n'}"
     done
+    rm -f "$spectra/$bug.entry.jsonl"
     mv "$spectra/$bug.dlfl.tmp" "$spectra/$bug.dlfl"
   done
 

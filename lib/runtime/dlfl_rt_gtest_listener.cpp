@@ -25,6 +25,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 
 #include "dlfl_rt/dlfl_rt.h"
 #include "dlfl_rt/dlfl_rt_messages.h"
@@ -40,9 +41,12 @@ asm(".weak _ZN7testing8UnitTest11GetInstanceEv\n"
     ".weak _ZNK7testing10TestResult7SkippedEv\n"
     ".weak _ZNK7testing10TestResult6FailedEv\n"
     ".weak _ZNK7testing10TestResult16total_part_countEv\n"
-    ".weak _ZNK7testing10TestResult17GetTestPartResultEi\n");
+    ".weak _ZNK7testing10TestResult17GetTestPartResultEi\n"
+    ".weak _ZN7testing8UnitTest14AddEnvironmentEPNS_11EnvironmentE\n");
 // TestResult::Skipped as a plain symbol, to ask whether the linked GoogleTest has it.
 extern "C" void dlfl_rt_gtest_result_skipped() __asm__("_ZNK7testing10TestResult7SkippedEv");
+// UnitTest::AddEnvironment (private: AddGlobalTestEnvironment calls it), the same way.
+extern "C" void dlfl_rt_gtest_add_environment() __asm__("_ZN7testing8UnitTest14AddEnvironmentEPNS_11EnvironmentE");
 #endif
 
 namespace {
@@ -137,6 +141,19 @@ class CoverageListener : public testing::EmptyTestEventListener {
   }
 };
 
+// Opens the death test child's test once RUN_ALL_TESTS sets up the environments: by then
+// every static initialiser of the program has registered its probes. (Prebuilt, this
+// library's initialiser runs before the program's; a test opened then would size the
+// coverage file before the program's probes exist.)
+class DeathTestChildBracket : public testing::Environment {
+ public:
+  explicit DeathTestChildBracket(std::string test) : test_(std::move(test)) {}
+  void SetUp() override { dlfl_rt_begin_test(test_.c_str()); }
+
+ private:
+  std::string test_;
+};
+
 // A "threadsafe" death test re-executes the binary with --gtest_internal_run_death_test
 // and --gtest_filter=TEST, and gtest forwards no events in that child. Its test is opened
 // from the command line instead; the runtime gives the child a file of its own
@@ -154,7 +171,14 @@ void bracket_death_test_child() {
     if (arg.rfind("--gtest_filter=", 0) == 0) test = arg.substr(15);
     start = end + 1;
   }
-  if (child && !test.empty()) dlfl_rt_begin_test(test.c_str());
+  if (!child || test.empty()) return;
+#ifdef DLFL_RT_GTEST_PREBUILT
+  if (!linked(&dlfl_rt_gtest_add_environment)) {
+    dlfl_rt_begin_test(test.c_str());  // no environments to wait for: open it now
+    return;
+  }
+#endif
+  testing::AddGlobalTestEnvironment(new DeathTestChildBracket(test));  // gtest owns it
 }
 
 bool register_listener() {

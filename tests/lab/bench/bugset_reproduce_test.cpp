@@ -16,6 +16,8 @@
 
 #include "../../cli/cli_runner.h"
 #include "../../support/shell_output.h"
+#include "../../support/spectrum_canonical.h"
+#include "dlfl/formats/spectrum_formats.h"
 #include "dlfl/lab/bench/reproduce_runner.h"
 #include "dlfl/lab/bench/results_store.h"
 #include "dlfl/lab/eval/compare_table.h"
@@ -130,10 +132,13 @@ TEST_F(BugsetReproduce, ReproducesTheFixtureBugsKilledMidwayAndResumed) {
     const char* faulty;
     double rank, best, worst;
   };
-  for (const Expected& e : {Expected{"fixture+calc#1", "Clamp.Above", "src/arith.cpp:9:calc::clamp(int, int, int)", 1, 1, 1},
-                            Expected{"fixture+calc#2", "Saxpy.PartialBlock",
-                                     "src/kernels/saxpy_kernel.cuh:23:calc::kernels::grid_size(unsigned long, unsigned int)", 13, 10, 16},
-                            Expected{"fixture+calc#4", "Mean.Halves", "src/stats.cpp:9", 1.5, 1, 2}}) {
+  const Expected expected[] = {
+      {"fixture+calc#1", "Clamp.Above", "src/arith.cpp:9:calc::clamp(int, int, int)", 1, 1, 1},
+      {"fixture+calc#2", "Saxpy.PartialBlock",
+       "src/kernels/saxpy_kernel.cuh:23:calc::kernels::grid_size(unsigned long, unsigned int)", 13, 10, 16},
+      {"fixture+calc#4", "Mean.Halves", "src/stats.cpp:9:calc::mean(std::vector<int, std::allocator<int> > const&)", 1.5,
+       1, 2}};
+  for (const Expected& e : expected) {
     const FaultRecord& r = records[e.id];
     ASSERT_TRUE(r.kept) << e.id << ": " << r.reason << " " << r.detail;
     EXPECT_THAT(r.failing_tests, ElementsAre(e.failing)) << e.id;
@@ -355,7 +360,7 @@ TEST_F(BugsetReproduce, RuntimeBackendRunsCtestAndListedTestsOneProcessEach) {
     const FaultRecord& clamp = records.front();
     ASSERT_TRUE(clamp.kept) << name << ": " << clamp.reason << ": " << clamp.detail << "\n" << clamp.tail;
     EXPECT_THAT(clamp.failing_tests, ElementsAre("Clamp.Above")) << name;
-    EXPECT_THAT(clamp.faulty, ElementsAre("src/arith.cpp:9:calc::clamp(int, int, int)")) << name;
+    EXPECT_THAT(clamp.faulty, ElementsAre("src/arith.cpp:9:calc::clamp")) << name;
     ASSERT_EQ(clamp.results.size(), 4u) << name;
     for (const auto& f : clamp.results) {
       EXPECT_DOUBLE_EQ(f.first_rank_best, 1.0) << name << " " << f.formula;
@@ -373,8 +378,11 @@ TEST_F(BugsetReproduce, RuntimeBackendRunsCtestAndListedTestsOneProcessEach) {
 }
 
 // A record as two tasks that reproduced the bug alike write it: not the time taken.
+// A record without what differs between two runs alike: the time, and the failing
+// step's output tail (ninja prints its progress in the order parallel jobs end).
 std::string outcome(FaultRecord r) {
   r.seconds = 0;
+  r.tail.clear();
   return record_to_json(r);
 }
 
@@ -413,9 +421,13 @@ TEST_F(BugsetReproduce, ShardsSplitTheBugsAndJoinIntoWhatOneRunWrites) {
   EXPECT_THAT(join.err, HasSubstr("2 shards joined into " + joined.string() + ": 3 bugs, 3 new"));
   EXPECT_THAT(join.out, HasSubstr("dlfl bugset reproduce: 3 bugs, 2 kept, 1 discarded"));
   EXPECT_EQ(outcomes(joined), outcomes(whole));
-  for (const char* file : {"discarded.csv", "spectra/fixture+calc#1.dlfl", "spectra/fixture+calc#4.truth",
-                           "logs/fixture+calc#5/buggy-build.log"})
-    EXPECT_EQ(slurp(joined / file), slurp(whole / file)) << file;
+  // The spectra and truths are the unsharded run's (test times aside); the files with
+  // build output are the shard's own, copied.
+  EXPECT_EQ(dlfl::testing::canonical(io::read_spectrum(joined / "spectra/fixture+calc#1.dlfl")),
+            dlfl::testing::canonical(io::read_spectrum(whole / "spectra/fixture+calc#1.dlfl")));
+  EXPECT_EQ(slurp(joined / "spectra/fixture+calc#4.truth"), slurp(whole / "spectra/fixture+calc#4.truth"));
+  for (const char* file : {"logs/fixture+calc#5/buggy-build.log", "spectra/fixture+calc#1.dlfl"})
+    EXPECT_EQ(slurp(joined / file), slurp(s0 / file)) << file;
   EXPECT_EQ(slurp(joined / std::string(kReproduceConfigFileName)), slurp(whole / std::string(kReproduceConfigFileName)));
   // Joined again: nothing new. The joined directory is an ordinary one: a run resumes it.
   const RunResult again = run_dlfl("bugset join " + s0.string() + " " + s1.string() + " -o " + joined.string());

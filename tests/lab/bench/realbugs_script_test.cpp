@@ -205,9 +205,23 @@ TEST_F(RealbugsScript, TheFiguresAddUpWhatTheListsRecordOfTheBugsARunDidNotRun) 
   EXPECT_EQ(line_with(dl, "\"fixture+calc#5\""), calc5);
   const std::string page = slurp(out / "results.md");
 
-  // From the lists alone, with nothing run and no clones: the same positions, figures
-  // and comparison as the run's, the bugs marked as the lists' and the bug without
-  // values named.
+  // From the lists alone, with nothing run and no clones: the spectra the lists keep are
+  // ranked and evaluated again, to the run's figures and comparison.
+  const fs::path reranked = dir_ / "reranked";
+  const Shell again = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
+                            " --lists " + lists().string() + " --no-reproduce -o " + reranked.string());
+  ASSERT_EQ(again.status, 0) << again.out;
+  const std::string from_spectra = slurp(reranked / "results.md");
+  EXPECT_THAT(from_spectra, HasSubstr("2 bugs listed, 0 run, 0 kept from 0 projects (none), 0 discarded.\n"
+                                      "Ranked and evaluated from the spectrum the lists keep, under the rule, not run: "
+                                      "fixture+calc#1.\n"));
+  for (const char* side : {"## DL side", "## Traditional side"})
+    EXPECT_EQ(summary_rows(from_spectra, side), summary_rows(page, side)) << side;
+  EXPECT_EQ(slurp(reranked / "compare.md"), slurp(out / "compare.md"));
+
+  // Without the kept spectra: the positions and values the entries record, the bugs
+  // marked as the lists' and the bug without values named.
+  fs::rename(lists() / "spectra", dir_ / "kept-spectra");
   const fs::path listed = dir_ / "listed";
   const Shell report = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
                              " --lists " + lists().string() + " --no-reproduce -o " + listed.string());
@@ -400,8 +414,9 @@ TEST_F(RealbugsScript, AnInsertionOnlyFixGivesTheLinesNextToItOnBothSides) {
   EXPECT_THAT(dl, HasSubstr("\"faulty_whole_file\": [\"src/median.cpp\"]"));
   ASSERT_TRUE(fs::exists(lists / "spectra" / "dl" / "fixture+calc#7.dlfl.xz"));
   ASSERT_TRUE(fs::exists(lists / "spectra" / "traditional" / "ministr#4.dlfl.xz"));
-  const Shell truth = shell(std::string(DLFL_BINARY) + " bugset truth " + (lists / "dl.jsonl").string() +
-                            " --bug 'fixture+calc#7' --spectrum '" + calc.string() + ".dlfl' 2>/dev/null");
+  // In a subshell: shell() sends the command's stderr to its stdout.
+  const Shell truth = shell("(" + std::string(DLFL_BINARY) + " bugset truth " + (lists / "dl.jsonl").string() +
+                            " --bug 'fixture+calc#7' --spectrum '" + calc.string() + ".dlfl' 2>/dev/null)");
   ASSERT_EQ(truth.status, 0) << truth.out;
   EXPECT_EQ(truth.out, slurp(calc.string() + ".truth"));
 
