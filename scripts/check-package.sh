@@ -2,7 +2,8 @@
 # CI's proof of the Debian package: builds it (scripts/package.sh), installs it with apt,
 # and from the installed files alone, in a temporary directory outside the source tree,
 #  1. runs the README's runtime workflow on a copy of examples/tensorlite: dlfl instrument,
-#     a build with `dlfl config` flags, dlfl collect --runtime, dlfl rank;
+#     a build with `dlfl config` flags, dlfl collect --runtime, dlfl rank; then its gcov
+#     workflow on the same copy (a --coverage build, dlfl collect, dlfl rank);
 #  2. runs the pytest plugin (its pytest11 entry point: no -p, no PYTHONPATH) on a copy of
 #     the bundled pybind11 extension tests/pyext, built instrumented by the installed
 #     `python3 -m dlfl_pytest.build`, and ranks its seeded C++ fault;
@@ -63,6 +64,19 @@ head -n 4 tensorlite/ranking.csv
 sed -n 2p tensorlite/ranking.csv | grep -q 'src/launch_geometry.cpp,19,' ||
   fail "the seeded fault src/launch_geometry.cpp:19 is not ranked first"
 say "runtime workflow: $((SECONDS - start)) s"
+
+say "1b. per-test gcov workflow on examples/tensorlite (README: --coverage build, dlfl collect, rank)"
+start=$SECONDS
+(cd tensorlite &&
+  cmake -S . -B build-cov -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=--coverage \
+    -DTENSORLITE_FAULT=grid_ceil_div >/dev/null &&
+  cmake --build build-cov -j2 >/dev/null &&
+  dlfl collect --gtest build-cov/tensorlite_tests --source-root . --exclude '*/tests/*' -j2 -q -o gcov.dlfl &&
+  dlfl rank gcov.dlfl --formula dstar2 --top 3 --format csv >ranking-gcov.csv) ||
+  fail "the gcov workflow failed"
+sed -n 2p tensorlite/ranking-gcov.csv | grep -q 'src/launch_geometry.cpp,19,' ||
+  fail "gcov: the seeded fault src/launch_geometry.cpp:19 is not ranked first: $(cat tensorlite/ranking-gcov.csv)"
+say "gcov workflow: $((SECONDS - start)) s"
 
 say "2. pytest plugin (entry point) on tests/pyext, built instrumented with python3 -m dlfl_pytest.build"
 start=$SECONDS

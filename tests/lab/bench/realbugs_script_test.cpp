@@ -207,9 +207,12 @@ TEST_F(RealbugsScript, TheFiguresAddUpWhatTheListsRecordOfTheBugsARunDidNotRun) 
 
   // From the lists alone, with nothing run and no clones: the spectra the lists keep are
   // ranked and evaluated again, to the run's figures and comparison.
+  const auto from_lists_alone = [&](const fs::path& dest) {
+    return shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) + " --lists " +
+                 lists().string() + " --no-reproduce -o " + dest.string());
+  };
   const fs::path reranked = dir_ / "reranked";
-  const Shell again = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
-                            " --lists " + lists().string() + " --no-reproduce -o " + reranked.string());
+  const Shell again = from_lists_alone(reranked);
   ASSERT_EQ(again.status, 0) << again.out;
   const std::string from_spectra = slurp(reranked / "results.md");
   EXPECT_THAT(from_spectra, HasSubstr("2 bugs listed, 0 run, 0 kept from 0 projects (none), 0 discarded.\n"
@@ -223,8 +226,7 @@ TEST_F(RealbugsScript, TheFiguresAddUpWhatTheListsRecordOfTheBugsARunDidNotRun) 
   // marked as the lists' and the bug without values named.
   fs::rename(lists() / "spectra", dir_ / "kept-spectra");
   const fs::path listed = dir_ / "listed";
-  const Shell report = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
-                             " --lists " + lists().string() + " --no-reproduce -o " + listed.string());
+  const Shell report = from_lists_alone(listed);
   ASSERT_EQ(report.status, 0) << report.out;
   const std::string from_lists = slurp(listed / "results.md");
   EXPECT_THAT(from_lists, HasSubstr("2 bugs listed, 0 run, 0 kept from 0 projects (none), 0 discarded.\n"
@@ -256,8 +258,7 @@ TEST_F(RealbugsScript, TheFiguresAddUpWhatTheListsRecordOfTheBugsARunDidNotRun) 
   ASSERT_NE(broken.find("\"ap\": 1,"), std::string::npos);
   broken.replace(broken.find("\"ap\": 1,"), 8, "\"ap\": \"1\",");
   dlfl::testing::write_text(lists() / "traditional.jsonl", broken);
-  const Shell bad = shell("DLFL=" + std::string(DLFL_BINARY) + " bash " + std::string(DLFL_REALBUGS_SCRIPT) +
-                          " --lists " + lists().string() + " --no-reproduce -o " + (dir_ / "bad").string());
+  const Shell bad = from_lists_alone(dir_ / "bad");
   EXPECT_EQ(WEXITSTATUS(bad.status), 2) << bad.out;
   EXPECT_THAT(bad.out, HasSubstr((lists() / "traditional.jsonl").string() +
                                  ": ministr#1: evaluation must map techniques to line and function values"));
