@@ -6,7 +6,7 @@
 # Then: apt install ./dlfl_*.deb (docs/install.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build-release}
+build=$(realpath -m "${1:-$root/build-release}")  # absolute: apt reads a bare name as a package
 # dpkg-shlibdeps computes Depends; file tells CPack which installed files are ELF.
 "$root/scripts/install-deps.sh" --only dpkg-dev file
 cmake -S "$root" -B "$build" -G Ninja -DDLFL_WARNINGS_AS_ERRORS=ON -DDLFL_BUILD_TESTS=OFF \
