@@ -43,6 +43,13 @@ if(NOT gzip_rc EQUAL 0)
   message(FATAL_ERROR "gzip ${debian_docs}/changelog failed")
 endif()
 install(FILES ${debian_docs}/copyright ${debian_docs}/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Each lintian tag the package keeps, with the reason (cmake/debian/lintian-overrides).
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/debian/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
+  RENAME dlfl)
+# The shared libraries are registered by dpkg's ldconfig trigger (Debian policy 8.1.1);
+# CPack also writes postinst/postrm scripts that call ldconfig (an override explains).
+file(WRITE ${debian_docs}/triggers "activate-noawait ldconfig\n")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${debian_docs}/triggers)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME dlfl)
@@ -55,16 +62,18 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # dlfl_VERSION_ARCH.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "spectrum-based fault localization for C++/CUDA deep-learning code
-dlfl ranks the program elements (lines, blocks, functions, files) of C++ and CUDA code,
-such as the native code of deep-learning frameworks, by how strongly their execution
-correlates with failing tests. It collects per-test coverage with gcov, llvm-cov or its
-own source instrumentation (Clang), from GoogleTest binaries, CTest, command lists and
-pytest runs (the dlfl_pytest plugin, with Python lines too), and writes rankings as
-tables, CSV, JSON, SARIF, GitHub annotations or HTML.
+dlfl ranks the program elements (lines, blocks, functions, files) of C++ and
+CUDA code, such as the native code of deep-learning frameworks, by how strongly
+their execution correlates with failing tests. It collects per-test coverage
+with gcov, llvm-cov or its own source instrumentation (Clang), from GoogleTest
+binaries, CTest, command lists and pytest runs (the dlfl_pytest plugin, with
+Python lines too), and writes rankings as tables, CSV, JSON, SARIF, GitHub
+annotations or HTML.
 .
-This package holds the dlfl tools, the coverage runtime libdlfl_rt with its GoogleTest
-listener, the pytest plugin for python3, and the C++ library (headers, static libraries
-and a CMake package) for programs that localize faults themselves.")
+This package holds the dlfl tools, the coverage runtime libdlfl_rt with its
+GoogleTest listener, the pytest plugin for python3, and the C++ library
+(headers, static libraries and a CMake package) for programs that localize
+faults themselves.")
 # Depends: the shared libraries the binaries link (dpkg-shlibdeps), and what dlfl runs:
 # Clang's builtin headers for `dlfl instrument`, a coverage tool for gcov/llvm collection
 # (gcc's gcov or LLVM 14's llvm-cov), and python3 with pytest and coverage.py for the

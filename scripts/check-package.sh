@@ -23,10 +23,13 @@ fail() { echo "check-package: FAIL: $*" >&2; exit 1; }
 if dpkg-query -W -f='${Status}' dlfl 2>/dev/null | grep -q 'install ok installed'; then
   fail "a dlfl package is already installed; remove it first (apt-get remove dlfl)"
 fi
-"$root/scripts/install-deps.sh" --only man-db zsh bash pybind11-dev python3-dev python3-setuptools
+"$root/scripts/install-deps.sh" --only man-db zsh bash pybind11-dev python3-dev python3-setuptools lintian
 start=$SECONDS
 deb=$("$root/scripts/package.sh" "$build" | tail -n 1)
 say "built $deb in $((SECONDS - start)) s"
+# Lintian: no error or warning but the tags cmake/debian/lintian-overrides explains.
+lintian --fail-on error,warning "$deb" 2>/dev/null ||
+  fail "lintian reports on $deb: $(lintian "$deb" 2>/dev/null | head -n 5)"
 
 work=$(mktemp -d /tmp/dlfl-package-check.XXXXXX)
 cleanup() {
