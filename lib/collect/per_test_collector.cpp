@@ -30,11 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-// Variables that keep GoogleTest to the one test we ask for and the report we read.
-const std::vector<std::string> kGtestEnvUnset = {"GTEST_FILTER", "GTEST_OUTPUT", "GTEST_SHARD_INDEX",
-                                                 "GTEST_TOTAL_SHARDS", "GTEST_REPEAT", "GTEST_SHUFFLE",
-                                                 "GTEST_BREAK_ON_FAILURE", "GTEST_FAIL_FAST"};
-
 struct TestRecord {
   TestOutcome outcome;
   std::chrono::nanoseconds runtime{0};
@@ -231,7 +226,7 @@ ProcessSpec PerTestRun::spec_of(const TestCommand& t, const fs::path& dir, const
   if (t.gtest) {
     spec.argv.push_back((report.extension() == ".xml" ? "--gtest_output=xml:" : "--gtest_output=json:") +
                         report.string());
-    spec.env_unset = kGtestEnvUnset;
+    spec.env_unset = kSingleGtestEnvUnset;
   }
   spec.cwd = t.cwd;
   spec.env_set = p_.backend->environment(dir, t.name);
