@@ -16,6 +16,7 @@
 #include "dlfl/error.h"
 #include "dlfl/files/tree_removal.h"
 #include "dlfl/mutation_scores.h"
+#include "interrupt_watch.h"
 #include "kill_journal.h"
 
 namespace dlfl::collect {
@@ -145,14 +146,7 @@ void MutantRun::run_jobs(const std::vector<Job>& jobs) {
   std::exception_ptr error;
   {
     std::vector<std::jthread> threads;
-    std::jthread watcher;
-    if (r_.interrupt)
-      watcher = std::jthread([this](std::stop_token token) {
-        while (!token.stop_requested() && !stop_.load()) {
-          if (r_.interrupt->load()) stop_ = true;
-          std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-      });
+    std::jthread watcher = detail::watch_interrupt(r_.interrupt, stop_);
     for (unsigned w = 0; w < workers; ++w)
       threads.emplace_back([&, w] {
         try {

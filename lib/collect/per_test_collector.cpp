@@ -21,6 +21,7 @@
 #include "dlfl/error.h"
 #include "dlfl/printable.h"
 #include "element_table.h"
+#include "interrupt_watch.h"
 #include "dlfl/files/scratch_directory.h"
 #include "dlfl/files/tree_removal.h"
 
@@ -318,16 +319,7 @@ void PerTestRun::run_all() {
   progress_.start(p_.tests.size());
   {
     std::vector<std::jthread> workers;
-    // Forwards an asynchronous interrupt (SIGINT) to the workers' stop flag, which
-    // run_process polls, so running tests are killed within ~100 ms.
-    std::jthread watcher;
-    if (r_.interrupt)
-      watcher = std::jthread([this](std::stop_token token) {
-        while (!token.stop_requested() && !stop_.load()) {
-          if (r_.interrupt->load()) stop_ = true;
-          std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-      });
+    std::jthread watcher = detail::watch_interrupt(r_.interrupt, stop_);
     for (unsigned w = 0; w < p_.jobs; ++w) workers.emplace_back([this] { work(); });
     for (auto& w : workers) w.join();
     if (watcher.joinable()) {
