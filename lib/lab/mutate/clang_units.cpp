@@ -2,6 +2,8 @@
 #include "clang_units.h"
 
 #include <clang/Tooling/ArgumentsAdjusters.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 
 #include "cuda_args.h"  // the instrumenter's nvcc → clang CUDA command translation
 
@@ -22,6 +24,15 @@ void adjust_compile_commands(clang::tooling::ClangTool& tool, const std::vector<
   tool.appendArgumentsAdjuster(clang::tooling::getClangStripOutputAdjuster());
   tool.appendArgumentsAdjuster(clang::tooling::getClangStripDependencyFileAdjuster());
   tool.appendArgumentsAdjuster(clang::tooling::getClangSyntaxOnlyAdjuster());
+}
+
+std::string real_file_path(const clang::FileEntryRef& entry) {
+  std::string real = entry.getFileEntry().tryGetRealPathName().str();
+  if (!real.empty()) return real;
+  llvm::SmallString<256> abs(entry.getName());
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, true);
+  return abs.str().str();
 }
 
 }  // namespace dlfl::mutate::detail

@@ -22,12 +22,15 @@
 #include "dlfl/error.h"
 #include "dlfl/lab/mutate/glob.h"
 #include "names.h"
+#include "source_paths.h"
 #include "operator_families.h"
 
 namespace dlfl::mutate {
 namespace {
 
 namespace fs = std::filesystem;
+using detail::canonical_or_absolute;
+using detail::is_under;
 using namespace clang;
 using detail::FunctionContext;
 using detail::RawMutant;
@@ -188,18 +191,6 @@ class MutateActionFactory : public tooling::FrontendActionFactory {
  private:
   RunState& state_;
 };
-
-fs::path canonical_or_absolute(const fs::path& p) {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(fs::absolute(p), ec);
-  return ec ? fs::absolute(p).lexically_normal() : c;
-}
-
-// Strictly below `dir`.
-bool is_under(const fs::path& path, const fs::path& dir) {
-  const auto rel = path.lexically_relative(dir);
-  return !rel.empty() && *rel.begin() != ".." && rel != ".";
-}
 
 bool matches_any(const std::vector<std::string>& globs, const fs::path& path, const fs::path& root) {
   const std::string rel = path.lexically_relative(root).generic_string();

@@ -15,25 +15,17 @@
 #include "schemata_check.h"
 #include "schemata_guards.h"
 #include "schemata_text.h"
+#include "source_paths.h"
 #include "source_tree_copy.h"
 
 namespace dlfl::mutate {
 namespace {
 
 namespace fs = std::filesystem;
+using detail::canonical_or_absolute;
+using detail::is_under;
 using detail::CompileError;
 using detail::SchemataText;
-
-fs::path canonical_or_absolute(const fs::path& p) {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(fs::absolute(p), ec);
-  return ec ? fs::absolute(p).lexically_normal() : c;
-}
-
-bool is_under(const fs::path& path, const fs::path& dir) {
-  const auto rel = path.lexically_relative(dir);
-  return !rel.empty() && *rel.begin() != ".." && rel != ".";
-}
 
 // The run's fixed parts: the mutants' files, their guards and the units to check.
 class SchemataBuild {

@@ -8,8 +8,6 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Lexer.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
 
 #include "clang_units.h"
 #include "cuda_args.h"
@@ -109,14 +107,7 @@ class GuardWalker : public RecursiveASTVisitor<GuardWalker> {
     if (it == files_.end()) {
       const std::vector<std::size_t>* found = nullptr;
       if (const auto entry = sm_.getFileEntryRefForID(file)) {
-        std::string real = entry->getFileEntry().tryGetRealPathName().str();
-        if (real.empty()) {
-          llvm::SmallString<256> abs(entry->getName());
-          llvm::sys::fs::make_absolute(abs);
-          llvm::sys::path::remove_dots(abs, true);
-          real = abs.str().str();
-        }
-        const auto p = state_.by_path.find(real);
+        const auto p = state_.by_path.find(real_file_path(*entry));
         if (p != state_.by_path.end()) found = &p->second;
       }
       it = files_.emplace(file, found).first;
