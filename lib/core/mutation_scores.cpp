@@ -87,7 +87,10 @@ Eigen::ArrayXd hybrid_scores(const Eigen::ArrayXd& sbfl, const Eigen::ArrayXd& m
   const auto n = static_cast<std::size_t>(sbfl.size());
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  auto key = [&](std::size_t e) { return std::pair{sbfl[static_cast<Eigen::Index>(e)], mbfl[static_cast<Eigen::Index>(e)]}; };
+  auto key = [&](std::size_t e) {
+    const auto i = static_cast<Eigen::Index>(e);
+    return std::pair{sbfl[i], mbfl[i]};
+  };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
   // Ordinal classes from the top: n for the best, one less for each distinct (SBFL, MBFL)
   // pair below it, so equal pairs keep one score and stay tied.

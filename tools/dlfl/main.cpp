@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
   dlfl::cli::add_instrument_command(app);
   dlfl::cli::add_config_command(app);
   dlfl::cli::add_callgraph_command(app);
-  dlfl::cli::add_kill_matrix_command(app);
   dlfl::cli::add_rank_command(app);
+  dlfl::cli::add_kill_matrix_command(app);
   dlfl::cli::add_formulas_command(app);
   dlfl::cli::add_convert_command(app);
   dlfl::cli::add_merge_command(app);

@@ -54,8 +54,8 @@ class SchemataBuild {
   std::map<std::string, SchemataText> render(const std::vector<char>& kept) const;
   std::vector<CompileError> check(const std::map<std::string, SchemataText>& texts) const;
   // Mutants the errors lie in; `unexplained` when some error lies in no mutant's code.
-  std::set<std::uint32_t> blame(const std::vector<CompileError>& errors, const std::map<std::string, SchemataText>& texts,
-                                bool& unexplained) const;
+  std::set<std::uint32_t> blame(const std::vector<CompileError>& errors,
+                                const std::map<std::string, SchemataText>& texts, bool& unexplained) const;
   std::set<std::uint32_t> narrow_down(std::vector<std::uint32_t> suspects, const std::vector<char>& kept) const;
   void write_tree(const std::map<std::string, SchemataText>& texts, Schemata& out) const;
 

@@ -110,7 +110,8 @@ SchemataText rewrite_schemata(const std::string& original, std::string_view orig
     for (const auto& [e, text] : alternatives) {
       const std::size_t begin = out.text.size();
       const std::string test = std::string(kSwitchCall) + " == " + std::to_string(e->number);
-      out.text += c.statement ? "if (" + test + ") { " + renumber + text + " } else " : test + " ? (" + renumber + text + ") : ";
+      out.text += c.statement ? "if (" + test + ") { " + renumber + text + " } else "
+                              : test + " ? (" + renumber + text + ") : ";
       out.alternative[e->number] = {begin, out.text.size()};
     }
     out.text += c.statement ? "{" : "(";

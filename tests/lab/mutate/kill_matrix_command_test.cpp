@@ -1,8 +1,9 @@
-// `dlfl kill-matrix`: one-line errors for bad input, and end to end on the bundled example: tensorlite built with its seeded
-// fault adam_bias_correction (src/adam.cpp:34), a gcov spectrum of the tests that run the
-// optimizer, a schemata build of the top tie's mutants, and `dlfl rank --mutation hybrid`,
-// which must put the faulty line first in a tie smaller than the SBFL one. The builds stay
-// in the test's build directory, so reruns are incremental.
+// `dlfl kill-matrix`: one-line errors for bad input, and end to end on the bundled
+// example: tensorlite built with its seeded fault adam_bias_correction (src/adam.cpp:34),
+// a gcov spectrum of the tests that run the optimizer, a schemata build of the top tie's
+// mutants, and `dlfl rank --mutation hybrid`, which must put the faulty line first in a
+// tie smaller than the SBFL one. The builds stay in the test's build directory, so reruns
+// are incremental.
 #include <cstdlib>
 #include <map>
 
@@ -89,7 +90,8 @@ TEST(KillMatrixTensorlite, HybridPutsTheSeededFaultFirstInASmallerTie) {
   const std::string kill_matrix = kDlfl + " kill-matrix -q -j2 --budget 10 --per-line 3 -s " + spectrum.string() +
                                   " -p " + (dir / "gcov").string() + " --root " + kTensorlite.string() + " -o " +
                                   mbfl.string() + " --build '" + build + "' --gtest '{out}/build/tensorlite_tests'";
-  ASSERT_EQ(run(kill_matrix, &out), 0) << out;
+  // --regenerate: mutants made by this dlfl, not read back from an earlier test run.
+  ASSERT_EQ(run(kill_matrix + " --regenerate", &out), 0) << out;
   const nlohmann::json manifest = nlohmann::json::parse(slurp(mbfl / "mutants.json"));
   ASSERT_GE(manifest["mutants"].size(), 10u);
   EXPECT_EQ(manifest["generated"].get<std::size_t>(),

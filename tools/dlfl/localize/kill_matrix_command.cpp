@@ -58,7 +58,8 @@ struct KillMatrixOptions {
 
 // "{out}" and "{tree}" in a command or path given for the schemata build.
 [[maybe_unused]] std::string expand(std::string text, const fs::path& out, const fs::path& tree) {
-  for (const auto& [key, value] : {std::pair<std::string, std::string>{"{out}", out.string()}, {"{tree}", tree.string()}})
+  using Substitution = std::pair<std::string, std::string>;
+  for (const auto& [key, value] : {Substitution{"{out}", out.string()}, Substitution{"{tree}", tree.string()}})
     for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
       text.replace(at, key.size(), value);
   return text;
@@ -87,8 +88,8 @@ Place parse_place(const std::string& text) {
 
 // The lines to mutate, most suspicious first: the top tie of `formula` (whole; its size in
 // `top_tie`), then the following lines up to `max_lines`; only lines some failing test runs.
-[[maybe_unused]] std::vector<Place> suspicious_lines(const Spectrum& s, const std::string& formula, std::size_t max_lines,
-                                    std::size_t& top_tie) {
+[[maybe_unused]] std::vector<Place> suspicious_lines(const Spectrum& s, const std::string& formula,
+                                                    std::size_t max_lines, std::size_t& top_tie) {
   RankRequest r;
   r.formulas.push_back(make_formula(formula));
   const Ranking ranking = localize(s, r);
@@ -208,8 +209,11 @@ void run_kill_matrix(const KillMatrixOptions& o) {
     manifest = io::read_mutant_manifest(manifest_path);
     if (!o.quiet) std::cerr << "dlfl: reusing " << manifest_path.string() << " (--regenerate makes it anew)\n";
   } else {
-    fs::remove(out / kJournalFileName);  // results of other mutants
+    const bool had = fs::exists(manifest_path);
+    const std::uint64_t before = had ? io::manifest_digest(io::read_mutant_manifest(manifest_path)) : 0;
     manifest = generate(o, spectrum, root, out);
+    // The journal holds results of the mutants before: still good when they are the same.
+    if (had && io::manifest_digest(manifest) != before) fs::remove(out / kJournalFileName);
     io::write_mutant_manifest(manifest, manifest_path);
   }
   if (!o.quiet)
