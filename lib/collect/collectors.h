@@ -3,6 +3,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "dlfl/collect/collect_request.h"
 #include "dlfl/collect/collect_result.h"
@@ -10,6 +12,11 @@
 #include "dlfl/collect/progress.h"
 
 namespace dlfl::collect {
+
+// Variables that keep GoogleTest to the one test we ask for and the report we read.
+inline const std::vector<std::string> kSingleGtestEnvUnset = {
+    "GTEST_FILTER", "GTEST_OUTPUT", "GTEST_SHARD_INDEX", "GTEST_TOTAL_SHARDS",
+    "GTEST_REPEAT", "GTEST_SHUFFLE", "GTEST_BREAK_ON_FAILURE", "GTEST_FAIL_FAST"};
 
 // Each test of a gtest binary, CTest directory or command list alone in its own process,
 // request.jobs at a time, with gcov, llvm or runtime (per process) coverage. One run: the

@@ -21,6 +21,7 @@
 #include "dlfl/error.h"
 #include "dlfl/printable.h"
 #include "element_table.h"
+#include "interrupt_watch.h"
 #include "dlfl/files/scratch_directory.h"
 #include "dlfl/files/tree_removal.h"
 
@@ -29,11 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-// Variables that keep GoogleTest to the one test we ask for and the report we read.
-const std::vector<std::string> kGtestEnvUnset = {"GTEST_FILTER", "GTEST_OUTPUT", "GTEST_SHARD_INDEX",
-                                                 "GTEST_TOTAL_SHARDS", "GTEST_REPEAT", "GTEST_SHUFFLE",
-                                                 "GTEST_BREAK_ON_FAILURE", "GTEST_FAIL_FAST"};
 
 struct TestRecord {
   TestOutcome outcome;
@@ -231,7 +227,7 @@ ProcessSpec PerTestRun::spec_of(const TestCommand& t, const fs::path& dir, const
   if (t.gtest) {
     spec.argv.push_back((report.extension() == ".xml" ? "--gtest_output=xml:" : "--gtest_output=json:") +
                         report.string());
-    spec.env_unset = kGtestEnvUnset;
+    spec.env_unset = kSingleGtestEnvUnset;
   }
   spec.cwd = t.cwd;
   spec.env_set = p_.backend->environment(dir, t.name);
@@ -323,16 +319,7 @@ void PerTestRun::run_all() {
   progress_.start(p_.tests.size());
   {
     std::vector<std::jthread> workers;
-    // Forwards an asynchronous interrupt (SIGINT) to the workers' stop flag, which
-    // run_process polls, so running tests are killed within ~100 ms.
-    std::jthread watcher;
-    if (r_.interrupt)
-      watcher = std::jthread([this](std::stop_token token) {
-        while (!token.stop_requested() && !stop_.load()) {
-          if (r_.interrupt->load()) stop_ = true;
-          std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-      });
+    std::jthread watcher = detail::watch_interrupt(r_.interrupt, stop_);
     for (unsigned w = 0; w < p_.jobs; ++w) workers.emplace_back([this] { work(); });
     for (auto& w : workers) w.join();
     if (watcher.joinable()) {

@@ -18,6 +18,30 @@ void check_request(const RankRequest& r, bool by_max) {
     throw Error("max aggregation cannot be combined with propagation or multi-fault ranking");
   if (r.propagation && r.multi_fault) throw Error("propagation and multi-fault ranking are separate techniques; choose one");
   if (r.propagation && r.call_graph == nullptr) throw Error("propagation needs a call graph");
+  if (!r.mutation) return;
+  if (r.kill_matrix == nullptr) throw Error("mutation-based ranking needs a kill matrix");
+  if (r.granularity != Granularity::line) throw Error("mutation-based ranking ranks lines only");
+  if (r.propagation || r.multi_fault)
+    throw Error("mutation-based ranking cannot be combined with propagation or multi-fault ranking");
+}
+
+// The formula's SBFL scores `s` of the lines replaced by the mutation technique's.
+Eigen::ArrayXd mutation_scores(const Spectrum& lines, const Formula& formula, Eigen::ArrayXd s, const RankRequest& r) {
+  switch (*r.mutation) {
+    case MutationTechnique::metallaxis:
+      return metallaxis_scores(lines, *r.kill_matrix, formula);
+    case MutationTechnique::muse:
+      return muse_scores(lines, *r.kill_matrix);
+    case MutationTechnique::hybrid:
+      return hybrid_scores(s, metallaxis_scores(lines, *r.kill_matrix, formula));
+  }
+  return s;
+}
+
+// "metallaxis-ochiai", "muse", "hybrid-ochiai": what a report calls the ranking.
+std::string mutation_ranking_name(MutationTechnique technique, const std::string& formula) {
+  if (technique == MutationTechnique::muse) return "muse";
+  return std::string(mutation_technique_name(technique)) + "-" + formula;
 }
 
 graph::FunctionGraph join_call_graph(const Spectrum& elements, const RankRequest& r) {
@@ -112,6 +136,10 @@ Ranking localize(const Spectrum& lines, const RankRequest& r) {
     Eigen::ArrayXd& s = scores.per_formula[f];
     if (by_max) s = max_by_group(s, groups->group_of, groups->spectrum.element_count());
     if (r.multi_fault) s = flitsr(grouped, r.formulas[f], tie_keys).scores;  // never with propagation
+    if (r.mutation) {
+      s = mutation_scores(lines, r.formulas[f], std::move(s), r);  // lines only, never with another technique
+      result.formula = mutation_ranking_name(*r.mutation, result.formula);
+    }
     if (r.ranked) result.ranked = ranked(s, tie_order, r);
     std::tie(result.lowest_score, result.highest_score) = finite_range(s);
     result.scores = std::move(s);

@@ -171,6 +171,55 @@ TEST(Localize, NamesTheCallGraphThatJoinsNothing) {
   }
 }
 
+// Mutants on f:1 and f:2, which tie under every formula (same tests run them): the
+// failing test t1 kills the one on f:2, the passing p2 the one on f:1.
+Spectrum kills_of_program() {
+  SpectrumBuilder b;
+  b.add_element("a.cpp", 1, 1, "f");
+  b.add_element("a.cpp", 2, 2, "f");
+  b.add_test(TestCase::fail("t1"), {1});
+  b.add_test(TestCase::fail("t2"), {});
+  b.add_test(TestCase::pass("p1"), {});
+  b.add_test(TestCase::pass("p2"), {0});
+  return std::move(b).finish();
+}
+
+TEST(Localize, MutationTechniquesScoreTheLinesFromTheKillMatrix) {
+  const Spectrum s = program();
+  const Spectrum kills = kills_of_program();
+  RankRequest r = request({"ochiai"});
+  r.kill_matrix = &kills;
+  const Eigen::ArrayXd sbfl = localize(s, r).formulas[0].scores;
+  ASSERT_EQ(sbfl[0], sbfl[1]);  // the tie the kill matrix breaks
+  for (auto technique : {MutationTechnique::metallaxis, MutationTechnique::muse, MutationTechnique::hybrid}) {
+    r.mutation = technique;
+    const Ranking ranking = localize(s, r);
+    const RankedFormula& f = ranking.formulas[0];
+    EXPECT_GT(f.scores[1], f.scores[0]) << mutation_technique_name(technique);
+    EXPECT_EQ(f.ranked.size(), s.element_count());
+  }
+  r.mutation = MutationTechnique::hybrid;
+  const Ranking hybrid = localize(s, r);
+  EXPECT_EQ(hybrid.formulas[0].formula, "hybrid-ochiai");
+  EXPECT_TRUE(same(hybrid.formulas[0].scores, hybrid_scores(sbfl, metallaxis_scores(s, kills, make_formula("ochiai")))));
+  r.mutation = MutationTechnique::metallaxis;
+  EXPECT_TRUE(same(localize(s, r).formulas[0].scores, metallaxis_scores(s, kills, make_formula("ochiai"))));
+}
+
+TEST(Localize, MutationTechniquesRefuseWhatTheyCannotRank) {
+  const Spectrum s = program();
+  const Spectrum kills = kills_of_program();
+  RankRequest r = request({"ochiai"});
+  r.mutation = MutationTechnique::hybrid;
+  EXPECT_THROW(localize(s, r), Error);  // no kill matrix
+  r.kill_matrix = &kills;
+  r.granularity = Granularity::function;
+  EXPECT_THROW(localize(s, r), Error);
+  r.granularity = Granularity::line;
+  r.multi_fault = MultiFault::flitsr;
+  EXPECT_THROW(localize(s, r), Error);
+}
+
 TEST(EnumNames, PropagationReadsBackItsName) {
   for (const auto p : {graph::Propagation::prfl, graph::Propagation::neighbors})
     EXPECT_EQ(graph::parse_propagation(graph::propagation_name(p)), p);

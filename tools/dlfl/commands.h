@@ -11,6 +11,7 @@ void add_convert_command(CLI::App& app);
 void add_collect_command(CLI::App& app);
 void add_instrument_command(CLI::App& app);
 void add_callgraph_command(CLI::App& app);
+void add_kill_matrix_command(CLI::App& app);
 void add_mutate_command(CLI::App& app);
 void add_config_command(CLI::App& app);
 void add_eval_command(CLI::App& app);

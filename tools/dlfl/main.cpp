@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   dlfl::cli::add_config_command(app);
   dlfl::cli::add_callgraph_command(app);
   dlfl::cli::add_rank_command(app);
+  dlfl::cli::add_kill_matrix_command(app);
   dlfl::cli::add_formulas_command(app);
   dlfl::cli::add_convert_command(app);
   dlfl::cli::add_merge_command(app);

@@ -21,6 +21,7 @@
 #include "dlfl/graph/compact_call_graph.h"
 #include "dlfl/graph/propagation.h"
 #include "dlfl/multi_fault.h"
+#include "dlfl/mutation_scores.h"
 #include "dlfl/ranking.h"
 #include "dlfl/spectrum.h"
 
@@ -55,6 +56,12 @@ struct RankRequest {
   // FLITSR (multi_fault.h) over the elements of `granularity`; excludes propagation and
   // Aggregation::max.
   std::optional<MultiFault> multi_fault;
+  // Mutation-based localization (mutation_scores.h) from `kill_matrix` (not owned: must
+  // outlive the call; its mutants name files as the spectrum does): per formula, the
+  // Metallaxis scores of the lines, MUSE's, or the formula's SBFL order with its ties
+  // broken by Metallaxis. Line granularity only; excludes propagation and FLITSR.
+  std::optional<MutationTechnique> mutation;
+  const Spectrum* kill_matrix = nullptr;
   // The position reported for tied elements. It does not change the order: Ranking only
   // carries it to the report.
   TieRule ties = TieRule::average;
@@ -108,7 +115,8 @@ class Ranking {
 // `request` asks. Cost: aggregation O(n log n + nnz), each formula O(nnz / threads), the
 // ranking O(n); propagation and FLITSR add theirs (graph/propagation.h, multi_fault.h).
 // Throws dlfl::Error for a request that contradicts itself (propagation without a call
-// graph, or together with FLITSR or max aggregation), and, naming call_graph_name, for a
+// graph, or together with FLITSR or max aggregation; a mutation technique without a kill
+// matrix, above line granularity or with another technique), and, naming call_graph_name, for a
 // call graph none of whose functions is in the spectrum. No formula: no RankedFormula.
 Ranking localize(const Spectrum& spectrum, const RankRequest& request);
 

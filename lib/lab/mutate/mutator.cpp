@@ -17,16 +17,20 @@
 #include <set>
 #include <tuple>
 
-#include "cuda_args.h"  // the instrumenter's nvcc → clang CUDA command translation
+#include "clang_units.h"
+#include "cuda_args.h"  // the CUDA stub headers .cu files parse against
 #include "dlfl/error.h"
 #include "dlfl/lab/mutate/glob.h"
 #include "names.h"
+#include "source_paths.h"
 #include "operator_families.h"
 
 namespace dlfl::mutate {
 namespace {
 
 namespace fs = std::filesystem;
+using detail::canonical_or_absolute;
+using detail::is_under;
 using namespace clang;
 using detail::FunctionContext;
 using detail::RawMutant;
@@ -188,18 +192,6 @@ class MutateActionFactory : public tooling::FrontendActionFactory {
   RunState& state_;
 };
 
-fs::path canonical_or_absolute(const fs::path& p) {
-  std::error_code ec;
-  fs::path c = fs::weakly_canonical(fs::absolute(p), ec);
-  return ec ? fs::absolute(p).lexically_normal() : c;
-}
-
-// Strictly below `dir`.
-bool is_under(const fs::path& path, const fs::path& dir) {
-  const auto rel = path.lexically_relative(dir);
-  return !rel.empty() && *rel.begin() != ".." && rel != ".";
-}
-
 bool matches_any(const std::vector<std::string>& globs, const fs::path& path, const fs::path& root) {
   const std::string rel = path.lexically_relative(root).generic_string();
   const std::string abs = path.generic_string();
@@ -328,18 +320,7 @@ std::vector<Mutant> find_mutants(const MutateOptions& o) {
   tooling::ClangTool tool(*db, units);
   namespace cuda = instrument::detail;
   const cuda::CudaStubDirectory stubs;  // the CUDA declarations .cu files parse against
-  const std::vector<std::string> extra = o.extra_args;
-  tool.appendArgumentsAdjuster([extra, &stubs](const tooling::CommandLineArguments& args, StringRef file) {
-    tooling::CommandLineArguments out =
-        cuda::is_cuda_command(args, file.str()) ? cuda::clang_cuda_args(args, file.str(), stubs.path()) : args;
-    // Builtin headers (stddef.h...) come from the clang we link, not from next to dlfl.
-    out.insert(out.begin() + 1, {"-resource-dir", DLFL_CLANG_RESOURCE_DIR, "-w"});
-    out.insert(out.end(), extra.begin(), extra.end());
-    return out;
-  });
-  tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
-  tool.appendArgumentsAdjuster(tooling::getClangStripDependencyFileAdjuster());
-  tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
+  detail::adjust_compile_commands(tool, o.extra_args, stubs.path());
 
   log("parsing " + std::to_string(units.size()) + " translation units under " + root.string());
   MutateActionFactory factory(state);

@@ -4,8 +4,8 @@
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
+
+#include "clang_units.h"
 
 namespace dlfl::mutate::detail {
 
@@ -23,13 +23,7 @@ bool Sites::selectable(SourceLocation loc) const {
     std::optional<std::string> path;
     const auto entry = sm_.getFileEntryRefForID(fid);
     if (entry && !SrcMgr::isSystem(sm_.getFileCharacteristic(loc))) {
-      std::string real = entry->getFileEntry().tryGetRealPathName().str();
-      if (real.empty()) {
-        llvm::SmallString<256> abs(entry->getName());
-        llvm::sys::fs::make_absolute(abs);
-        llvm::sys::path::remove_dots(abs, true);
-        real = abs.str().str();
-      }
+      const std::string real = real_file_path(*entry);
       if (filter_(real)) path = real;
     }
     it = paths_.emplace(fid, std::move(path)).first;

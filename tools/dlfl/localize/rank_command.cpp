@@ -16,6 +16,7 @@
 #include "dlfl/formats/spectrum_formats.h"
 #include "dlfl/localize/localize.h"
 #include "dlfl/multi_fault.h"
+#include "dlfl/mutation_scores.h"
 #include "dlfl/ranking.h"
 
 namespace dlfl::cli {
@@ -37,6 +38,8 @@ struct RankOptions {
   std::string propagate;   // prfl | neighbors
   std::string call_graph;  // the call graph file --propagate reads
   std::string multi_fault; // flitsr
+  std::string mutation;    // metallaxis | muse | hybrid
+  std::string kill_matrix; // the kill matrix --mutation reads (`dlfl kill-matrix`)
   std::size_t max_bytes = 0;
   bool max_bytes_given = false;
   std::uint32_t context_lines = 3;
@@ -72,6 +75,7 @@ RankRequest rank_request(const RankOptions& o) {
   r.min_score = o.min_score;
   if (!o.propagate.empty()) r.propagation = graph::parse_propagation(o.propagate);
   if (!o.multi_fault.empty()) r.multi_fault = parse_multi_fault(o.multi_fault);
+  if (!o.mutation.empty()) r.mutation = parse_mutation_technique(o.mutation);
   return r;
 }
 
@@ -80,6 +84,14 @@ void check_techniques(const RankOptions& o, const RankRequest& r) {
   if (r.aggregation == Aggregation::max && r.granularity != Granularity::line && (r.propagation || r.multi_fault))
     throw Error("--aggregate max cannot be combined with --propagate or --multi-fault");
   if (r.propagation && r.multi_fault) throw Error("--propagate and --multi-fault are separate techniques; choose one");
+  if (r.mutation) {
+    if (o.kill_matrix.empty())
+      throw Error("--mutation " + o.mutation + " needs --kill-matrix FILE (`dlfl kill-matrix` writes OUT/kill-matrix.dlfl)");
+    if (r.granularity != Granularity::line) throw Error("--mutation ranks lines only (--granularity line)");
+    if (r.propagation || r.multi_fault) throw Error("--mutation cannot be combined with --propagate or --multi-fault");
+  } else if (!o.kill_matrix.empty()) {
+    warn("--kill-matrix is only read with --mutation");
+  }
   if (!r.propagation) {
     if (!o.call_graph.empty()) warn("--call-graph is only read with --propagate");
     return;
@@ -106,6 +118,12 @@ void run_rank(const RankOptions& o) {
     if (calls.empty()) warn(o.call_graph + ": the call graph is empty; propagation only sees the spectrum");
     request.call_graph = &calls;
     request.call_graph_name = o.call_graph;
+  }
+  Spectrum kills;
+  if (request.mutation) {
+    kills = io::read_spectrum(o.kill_matrix);
+    if (kills.element_count() == 0) warn(o.kill_matrix + ": the kill matrix has no mutant; every line scores alike");
+    request.kill_matrix = &kills;
   }
   const Ranking ranking = localize(lines, request);
 
@@ -192,6 +210,13 @@ void add_rank_command(CLI::App& app) {
   cmd->add_option("--multi-fault", o->multi_fault,
                   "Multi-fault ranking: flitsr (Callaghan and Fischer, ISSTA 2023): each fault's best element rises")
       ->check(CLI::IsMember({"flitsr"}));
+  cmd->add_option("--mutation", o->mutation,
+                  "Mutation-based ranking of lines from --kill-matrix: metallaxis (each line's best mutant, "
+                  "scored by the formula over kills; Papadakis and Le Traon, STVR 2015), muse (Moon et al., "
+                  "ICST 2014) or hybrid (the formula's order, its ties broken by metallaxis)")
+      ->check(CLI::IsMember({"metallaxis", "muse", "hybrid"}));
+  cmd->add_option("--kill-matrix", o->kill_matrix,
+                  "Kill matrix for --mutation: `dlfl kill-matrix` writes it (a spectrum of mutants; any spectrum format)");
   cmd->add_option("-o,--output", o->output, "Output file, written atomically (default: stdout)");
   cmd->callback([o] { run_rank(*o); });
 }

@@ -1,0 +1,127 @@
+// The mutant schemata: one build whose mutant N, switched on by DLFL_MUTANT=N, behaves as
+// the program with mutant N's patch applied, whose unswitched run is the original's, and
+// from which mutants that cannot compile in are dropped one by one.
+#include "dlfl/lab/mutate/schemata.h"
+
+#include <algorithm>
+
+#include "mutate_test_support.h"
+
+namespace dlfl::mutate::testing {
+namespace {
+
+// A program printing what its functions compute, with the line it prints from (so a
+// schemata that shifted lines would show). `twice` feeds a static_assert: its mutants
+// cannot read a run-time switch.
+const char* kProgram = R"(#include <cstdio>
+constexpr int twice(int x) { return x * 2; }
+static_assert(twice(2) == 4);
+int clamp(int x, int hi) {
+  if (x < hi) return x;
+  return hi;
+}
+int total(int n) {
+  int sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += i * 2;
+  sum += 1;
+  return sum;
+}
+int main() {
+  const bool small = total(3) < 10 && clamp(1, 2) == 1;
+  std::printf("%d %d %d line=%d\n", clamp(5, 4), total(4), small ? 1 : 0,
+              __LINE__);
+  return 0;
+}
+)";
+
+// Builds `source` as main.cpp in `dir` and runs it (with `env`, bounded: some mutants
+// loop); returns the exit status and output.
+std::string build_and_run(const fs::path& dir, const std::string& env) {
+  std::string out;
+  const int built = run("g++ -std=c++20 -O0 -o " + (dir / "prog").string() + " " + (dir / "main.cpp").string(), &out);
+  if (built != 0) return "does not compile: " + out;
+  const int status = run("cd " + dir.string() + " && " + env + " timeout 5 ./prog", &out);
+  return "status " + std::to_string(status) + ": " + out;
+}
+
+// Only runs the program the schemata tree builds (once), under each switch value.
+std::string run_built(const fs::path& dir, const std::string& env) {
+  std::string out;
+  const int status = run("cd " + dir.string() + " && " + env + " timeout 5 ./prog", &out);
+  return "status " + std::to_string(status) + ": " + out;
+}
+
+TEST(Schemata, EachSwitchRunsItsMutantAndNoSwitchTheOriginal) {
+  Project project;
+  project.add("main.cpp", kProgram);
+  const std::vector<Mutant> all = project.mutants(select_operators({"traditional"}));
+  ASSERT_GE(all.size(), 10u);
+  SchemataOptions o;
+  o.build_dir = project.build();
+  o.root = project.root();
+  o.tree = project.root() / "schemata";
+  const Schemata s = write_schemata(all, o);
+  EXPECT_EQ(s.mutants.size() + s.dropped_uncompilable + s.dropped_unguardable, all.size());
+  ASSERT_EQ(s.rewritten.size(), 1u);
+  ASSERT_GE(s.mutants.size(), all.size() / 2);
+
+  // Numbers are input positions plus one, whatever was dropped.
+  for (const SchemataMutant& m : s.mutants) EXPECT_EQ(m.mutant.id, all[m.number - 1].id);
+  // Every mutant of the constexpr function was dropped, and only those.
+  for (const SchemataMutant& m : s.mutants) EXPECT_NE(m.mutant.line, 2u) << m.mutant.id;
+  EXPECT_GE(s.dropped_uncompilable, 1u);
+
+  const fs::path tree = o.tree;
+  std::string out;
+  ASSERT_EQ(run("g++ -std=c++20 -O0 -o " + (tree / "prog").string() + " " + (tree / "main.cpp").string(), &out), 0)
+      << out;
+  const fs::path plain = project.root() / "plain";
+  fs::create_directories(plain);
+  write_text(plain / "main.cpp", kProgram);
+  const std::string original = build_and_run(plain, "");
+  EXPECT_EQ(run_built(tree, ""), original);
+  EXPECT_EQ(run_built(tree, "DLFL_MUTANT=0"), original);
+
+  // Each mutant against its patch, on a sample of at most 12 spread over the file.
+  const std::size_t step = std::max<std::size_t>(1, s.mutants.size() / 12);
+  std::size_t differing = 0;
+  for (std::size_t k = 0; k < s.mutants.size(); k += step) {
+    const SchemataMutant& m = s.mutants[k];
+    write_text(plain / "main.cpp", apply_mutant(kProgram, m.mutant));
+    const std::string patched = build_and_run(plain, "");
+    EXPECT_EQ(run_built(tree, "DLFL_MUTANT=" + std::to_string(m.number)), patched)
+        << m.mutant.id << ": " << m.mutant.original << " -> " << m.mutant.replacement;
+    differing += patched != original;
+  }
+  EXPECT_GT(differing, 0u);  // the sample really changes behaviour
+}
+
+TEST(Schemata, TreeHoldsTheOtherFilesAndAnUnchangedRunKeepsTimes) {
+  Project project;
+  project.add("lib.h", "inline int one() { return 1; }\n");
+  project.add("a.cpp", "#include \"lib.h\"\nint f(int x) { return x + one(); }\n");
+  project.add("b.cpp", "int g(int y) { return y; }\n");
+  const auto mutants = project.mutants(select_operators({"arithmetic_replace"}), {"a.cpp"});
+  ASSERT_FALSE(mutants.empty());
+  SchemataOptions o;
+  o.build_dir = project.build();
+  o.root = project.root();
+  o.tree = project.root() / "out" / "tree";
+  const Schemata s = write_schemata(mutants, o);
+  ASSERT_EQ(s.mutants.size(), mutants.size());
+  EXPECT_EQ(slurp(o.tree / "b.cpp"), slurp(project.root() / "b.cpp"));
+  EXPECT_EQ(slurp(o.tree / "lib.h"), slurp(project.root() / "lib.h"));
+  EXPECT_FALSE(fs::exists(o.tree / "build" / "compile_commands.json"));  // build outputs stay out
+  const std::string text = slurp(o.tree / "a.cpp");
+  EXPECT_NE(text.find("::dlfl_schemata::mutant() == 1"), std::string::npos) << text;
+  const auto time = fs::last_write_time(o.tree / "a.cpp");
+  write_schemata(mutants, o);
+  EXPECT_EQ(fs::last_write_time(o.tree / "a.cpp"), time);
+  // Without mutants the file is the original again.
+  write_schemata({}, o);
+  EXPECT_EQ(slurp(o.tree / "a.cpp"), slurp(project.root() / "a.cpp"));
+}
+
+}  // namespace
+}  // namespace dlfl::mutate::testing

@@ -1,0 +1,315 @@
+// `dlfl kill-matrix -s SPECTRUM -p BUILD --build CMD --gtest BIN -o DIR`: mutation-based
+// localization's measurements. Mutants of the most suspicious lines are compiled into one
+// schemata build, each test that can see a mutant reruns with it switched on, and which
+// mutants change which tests' outcomes is written as a kill matrix for `dlfl rank --mutation`.
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "clang_helper.h"
+#include "cli_support.h"
+#include "commands.h"
+#include "dlfl/collect/mutant_runner.h"
+#include "dlfl/collect/process.h"
+#include "dlfl/collect/progress.h"
+#include "dlfl/collect/test_source.h"
+#include "dlfl/counts.h"
+#include "dlfl/error.h"
+#include "dlfl/formats/mutant_manifest.h"
+#include "dlfl/formats/spectrum_formats.h"
+#include "dlfl/lab/mutate/operators.h"
+#include "dlfl/lab/mutate/sampling.h"
+#include "dlfl/localize/localize.h"
+
+#ifdef DLFL_HAVE_MUTATE
+#include "dlfl/lab/mutate/mutator.h"
+#include "dlfl/lab/mutate/schemata.h"
+#endif
+
+namespace dlfl::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kKillMatrixFileName = "kill-matrix.dlfl";
+constexpr const char* kJournalFileName = "kill-journal.jsonl";
+
+struct KillMatrixOptions {
+  std::string spectrum;
+  std::string build_dir;
+  std::string root;
+  std::string out_dir;
+  std::string build_command;
+  std::string gtest;
+  std::string ctest;
+  std::string formula = "ochiai";
+  std::vector<std::string> lines;  // FILE:LINE as the spectrum spells FILE
+  std::vector<std::string> operators;
+  std::vector<std::string> extra_args;
+  std::size_t budget = 200;
+  std::size_t per_line = 10;
+  unsigned jobs = 0;
+  double timeout_factor = 4.0;
+  double min_timeout = 2.0;
+  bool regenerate = false;
+  bool quiet = false;
+};
+
+// "{out}" and "{tree}" in a command or path given for the schemata build.
+[[maybe_unused]] std::string expand(std::string text, const fs::path& out, const fs::path& tree) {
+  using Substitution = std::pair<std::string, std::string>;
+  for (const auto& [key, value] : {Substitution{"{out}", out.string()}, Substitution{"{tree}", tree.string()}})
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
+      text.replace(at, key.size(), value);
+  return text;
+}
+
+// A mutated place as the spectrum names it.
+struct Place {
+  std::string file;
+  std::uint32_t line = 0;
+  auto operator<=>(const Place&) const = default;
+};
+
+// FILE:LINE (the last colon splits, so FILE may hold colons).
+Place parse_place(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) throw Error("--lines " + text + ": expected FILE:LINE");
+  try {
+    std::size_t used = 0;
+    const unsigned long line = std::stoul(text.substr(colon + 1), &used);
+    if (used != text.size() - colon - 1 || line == 0 || line > UINT32_MAX) throw std::invalid_argument("line");
+    return {text.substr(0, colon), static_cast<std::uint32_t>(line)};
+  } catch (const std::logic_error&) {
+    throw Error("--lines " + text + ": expected FILE:LINE with a line number from 1");
+  }
+}
+
+// The lines to mutate, most suspicious first: the top tie of `formula` (whole; its size in
+// `top_tie`), then the following lines up to `max_lines`; only lines some failing test runs.
+[[maybe_unused]] std::vector<Place> suspicious_lines(const Spectrum& s, const std::string& formula,
+                                                    std::size_t max_lines, std::size_t& top_tie) {
+  RankRequest r;
+  r.formulas.push_back(make_formula(formula));
+  const Ranking ranking = localize(s, r);
+  const Counts counts = compute_counts(s);
+  std::vector<Place> out;
+  std::uint32_t top_tie_end = 0;
+  for (const RankedElement& e : ranking.formulas[0].ranked) {
+    if (s.element(e.element).kind != ElementKind::code || counts.ef[e.element] <= 0.0) continue;
+    if (top_tie_end == 0) top_tie_end = e.worst;
+    if (e.best > top_tie_end && out.size() >= max_lines) break;
+    out.push_back({std::string(s.file(e.element)), s.element(e.element).first_line});
+    if (e.best <= top_tie_end) top_tie = out.size();
+  }
+  return out;
+}
+
+#ifdef DLFL_HAVE_MUTATE
+// The spectrum's spelling of a source-root-relative path: the spectrum may name files
+// relative to the root (as collectors do) or absolutely.
+class FileNames {
+ public:
+  FileNames(const Spectrum& s, const fs::path& root) {
+    for (std::size_t e = 0; e < s.element_count(); ++e) {
+      const std::string file(s.file(e));
+      if (file.empty()) continue;
+      const fs::path p(file);
+      to_spectrum_[(p.is_absolute() ? p.lexically_relative(root) : p).lexically_normal().generic_string()] = file;
+    }
+  }
+  std::string spectrum_name(const std::string& relative) const {
+    const auto it = to_spectrum_.find(relative);
+    return it == to_spectrum_.end() ? relative : it->second;
+  }
+  std::string relative(const std::string& spectrum_file, const fs::path& root) const {
+    const fs::path p(spectrum_file);
+    return (p.is_absolute() ? p.lexically_relative(root) : p).lexically_normal().generic_string();
+  }
+
+ private:
+  std::map<std::string, std::string> to_spectrum_;
+};
+
+// Mutants of the chosen places, at most per_line each (operators taking turns), in place
+// order, until the budget is spent (the top tie always whole).
+io::MutantManifest generate(const KillMatrixOptions& o, const Spectrum& s, const fs::path& root, const fs::path& out) {
+  const auto operators = mutate::select_operators(o.operators);
+  std::vector<Place> places;
+  for (const auto& text : o.lines) places.push_back(parse_place(text));
+  std::size_t top_tie = places.size();
+  if (places.empty()) places = suspicious_lines(s, o.formula, std::max<std::size_t>(1, o.budget), top_tie);
+  if (places.empty()) throw Error(o.spectrum + ": no line is run by a failing test; nothing to mutate");
+  const FileNames names(s, root);
+  std::set<std::string> files;
+  for (const Place& p : places) files.insert(names.relative(p.file, root));
+  mutate::MutateOptions m;
+  m.build_dir = o.build_dir;
+  m.root = root;
+  m.files.assign(files.begin(), files.end());
+  m.operators = operators;
+  m.extra_args = o.extra_args;
+  if (!o.quiet) m.log = [](std::string_view line) { std::cerr << "dlfl: " << line << '\n'; };
+  const auto found = mutate::find_mutants(m);
+  std::map<std::pair<std::string, std::uint32_t>, std::vector<mutate::Mutant>> by_line;
+  for (const auto& mutant : found) by_line[{mutant.file, mutant.line}].push_back(mutant);
+  std::vector<mutate::Mutant> chosen;
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    if (i >= top_tie && chosen.size() >= o.budget) break;
+    const auto it = by_line.find({names.relative(places[i].file, root), places[i].line});
+    if (it == by_line.end()) continue;
+    for (auto& mutant : mutate::stratified_sample(it->second, o.per_line, 1)) chosen.push_back(std::move(mutant));
+  }
+  mutate::SchemataOptions so;
+  so.build_dir = o.build_dir;
+  so.root = root;
+  so.tree = out / "tree";
+  so.extra_args = o.extra_args;
+  so.log = m.log;
+  const mutate::Schemata schemata = mutate::write_schemata(chosen, so);
+  io::MutantManifest manifest;
+  manifest.generated = chosen.size();
+  manifest.dropped_uncompilable = schemata.dropped_uncompilable;
+  manifest.dropped_unguardable = schemata.dropped_unguardable;
+  for (const auto& [number, x] : schemata.mutants)
+    manifest.mutants.push_back({number, x.id, names.spectrum_name(x.file), x.line, x.column, x.op, x.original,
+                                x.replacement, x.function});
+  return manifest;
+}
+
+// Runs the user's build of the schemata tree; when it fails, the end of its output goes
+// to stderr before the one-line error.
+void build_tree(const std::string& command, const fs::path& out) {
+  collect::ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", command};
+  spec.cwd = out;
+  spec.stdout_limit = 16 * 1024;
+  const collect::ProcessResult r = collect::run_process(spec);
+  if (r.ok()) return;
+  std::cerr << r.out;
+  throw Error("--build '" + command + "' failed (" + collect::describe_end(r, {}) + "; the end of its output is above)");
+}
+#endif
+
+void run_kill_matrix(const KillMatrixOptions& o) {
+  if (o.gtest.empty() == o.ctest.empty()) throw Error("kill-matrix: give the schemata build's tests: --gtest BINARY or --ctest DIR");
+  make_formula(o.formula);  // typos fail before the slow parts
+  mutate::select_operators(o.operators);
+  for (const auto& text : o.lines) parse_place(text);
+#ifdef DLFL_HAVE_MUTATE
+  const Spectrum spectrum = io::read_spectrum(o.spectrum);
+  if (spectrum.failed_weight() == 0.0) throw Error(o.spectrum + ": no failing test; mutation-based localization needs one");
+  const fs::path out = fs::absolute(o.out_dir);
+  fs::create_directories(out);
+  const fs::path root = fs::absolute(o.root.empty() ? fs::current_path() : fs::path(o.root));
+  const fs::path manifest_path = out / io::kMutantManifestFileName;
+  io::MutantManifest manifest;
+  if (fs::exists(manifest_path) && !o.regenerate) {
+    manifest = io::read_mutant_manifest(manifest_path);
+    if (!o.quiet) std::cerr << "dlfl: reusing " << manifest_path.string() << " (--regenerate makes it anew)\n";
+  } else {
+    const bool had = fs::exists(manifest_path);
+    const std::uint64_t before = had ? io::manifest_digest(io::read_mutant_manifest(manifest_path)) : 0;
+    manifest = generate(o, spectrum, root, out);
+    // The journal holds results of the mutants before: still good when they are the same.
+    if (had && io::manifest_digest(manifest) != before) fs::remove(out / kJournalFileName);
+    io::write_mutant_manifest(manifest, manifest_path);
+  }
+  if (!o.quiet)
+    std::cerr << "dlfl: " << manifest.mutants.size() << " of " << manifest.generated << " mutants compiled in ("
+              << manifest.dropped_uncompilable << " do not compile, " << manifest.dropped_unguardable
+              << " have no place for a switch)\n";
+  const fs::path tree = out / manifest.tree;
+  build_tree(expand(o.build_command, out, tree), out);
+
+  collect::MutantRunRequest r;
+  r.spectrum = &spectrum;
+  for (const auto& m : manifest.mutants) r.mutants.push_back({m.number, m.file, m.line, m.op, m.function});
+  const fs::path scratch = out / "runs";
+  fs::create_directories(scratch);
+  r.tests = o.gtest.empty() ? collect::list_ctest_tests(expand(o.ctest, out, tree), {})
+                            : collect::list_gtest_tests(expand(o.gtest, out, tree), {});
+  r.switch_variable = manifest.switch_variable;
+  r.journal = out / kJournalFileName;
+  r.schemata_digest = io::manifest_digest(manifest);
+  r.scratch = scratch;
+  r.jobs = o.jobs;
+  r.timeout_factor = o.timeout_factor;
+  r.min_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.min_timeout * 1000));
+  const auto style = o.quiet ? collect::ProgressStyle::none : collect::progress_style_for(2);
+  const auto progress = collect::make_progress(style, std::cerr);
+  r.progress = progress.get();
+  r.warn = [](std::string_view line) { warn(line); };
+  collect::MutantRunResult result;
+  {
+    InterruptScope scope;
+    r.interrupt = &InterruptScope::flag();
+    result = collect::run_mutants(r);
+  }
+  if (result.interrupted) {
+    std::cerr << "dlfl: interrupted; " << r.journal.string() << " keeps the runs that ended: run again to go on\n";
+    std::exit(130);
+  }
+  const fs::path matrix = out / kKillMatrixFileName;
+  io::write_spectrum(result.kill_matrix, matrix, io::SpectrumFormat::native);
+  if (!o.quiet)
+    std::cerr << "dlfl: " << result.killed << " of " << manifest.mutants.size() << " mutants killed; " << result.runs
+              << " test runs (" << result.reused << " read back); rank with: dlfl rank " << o.spectrum
+              << " --mutation hybrid --kill-matrix " << matrix.string() << '\n';
+  std::cout << matrix.string() << '\n';
+#else
+  run_in_clang_helper("kill-matrix");
+  throw Error(
+      "this dlfl was built without the Clang 14 development packages, so `dlfl kill-matrix` is not available "
+      "(install libclang-14-dev libclang-cpp14-dev llvm-14-dev and rebuild)");
+#endif
+}
+
+}  // namespace
+
+void add_kill_matrix_command(CLI::App& app) {
+  auto o = std::make_shared<KillMatrixOptions>();
+  auto* cmd = app.add_subcommand(
+      "kill-matrix",
+      "Mutation-based localization's measurements for a project you built: mutants of the most suspicious\n"
+      "lines of SPECTRUM (its formula's top tie, then the next lines up to --budget mutants) are compiled\n"
+      "into ONE copy of the project (OUT/tree, a switch DLFL_MUTANT=N per mutant; OUT/mutants.json lists\n"
+      "them), --build builds it, and each failing test and each passing test that ran a mutant's line\n"
+      "reruns with the mutant on. A changed verdict, failure message, crash or time-out kills it.\n"
+      "Writes OUT/kill-matrix.dlfl for `dlfl rank SPECTRUM --mutation hybrid --kill-matrix ...`.\n"
+      "Resumable: a rerun reads OUT/kill-journal.jsonl back and reuses OUT/mutants.json.\n"
+      "Example: dlfl kill-matrix -s run.dlfl -p build --root . -o mbfl \\\n"
+      "           --build 'cmake -S {tree} -B {out}/build -G Ninja && cmake --build {out}/build' \\\n"
+      "           --gtest '{out}/build/tests' --budget 100 -j 2");
+  cmd->add_option("-s,--spectrum", o->spectrum, std::string(kSpectrumInputHelp) + "; of the original program")
+      ->required();
+  cmd->add_option("-p,--build-dir", o->build_dir, "Build directory holding compile_commands.json")->required();
+  cmd->add_option("--root", o->root,
+                  "Source root: the spectrum's relative file names are relative to it (default: current directory)");
+  cmd->add_option("-o,--out", o->out_dir, "Output directory (created)")->required();
+  cmd->add_option("--build", o->build_command,
+                  "Shell command that builds the schemata tree, run in OUT; {tree} and {out} stand for the paths")
+      ->required();
+  cmd->add_option("--gtest", o->gtest, "The schemata build's GoogleTest binary ({tree}, {out} expanded)");
+  cmd->add_option("--ctest", o->ctest, "The schemata build's CTest directory ({tree}, {out} expanded)");
+  cmd->add_option("-f,--formula", o->formula, "Formula choosing the suspicious lines (default: ochiai)");
+  cmd->add_option("--lines", o->lines, "Mutate these lines instead, FILE:LINE as the spectrum names FILE (repeatable)");
+  cmd->add_option("--budget", o->budget, "Mutants wanted: lines after the top tie are added while fewer are chosen (the top tie is always whole; default 200)");
+  cmd->add_option("--per-line", o->per_line, "At most N mutants per line, operators taking turns (default 10)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  cmd->add_option("--operators", o->operators,
+                  "Operators (names, bug types, 'dl', 'all'; see dlfl mutate --list-operators; default: all)");
+  cmd->add_option("--extra-arg", o->extra_args, "Extra argument for clang's parse of every unit (repeatable)");
+  cmd->add_option("-j,--jobs", o->jobs, "Tests run at once (default: one per CPU)");
+  cmd->add_option("--timeout-factor", o->timeout_factor,
+                  "A mutant's test may run this many times its slower original run (default 4)")
+      ->check(CLI::Range(1.0, 1000.0));
+  cmd->add_option("--min-timeout", o->min_timeout, "A mutant's test time limit is never below this many seconds (default 2)")
+      ->check(CLI::Range(0.1, 86400.0));
+  cmd->add_flag("--regenerate", o->regenerate, "Make the mutants and the tree anew even when OUT holds them");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress messages or summary");
+  cmd->callback([o] { run_kill_matrix(*o); });
+}
+
+}  // namespace dlfl::cli
