@@ -18,12 +18,16 @@ void check_placeholder_place(const ShellQuoteTracker& where, std::string_view pl
   if (where.escaped())
     throw Error("the placeholder " + std::string(placeholder) +
                 " follows a backslash; remove the backslash (dlfl quotes substituted values itself)");
+  if (where.after_dollar())
+    throw Error("the placeholder " + std::string(placeholder) +
+                " follows a '$', which would make the value's first character an expansion ($(, ${, $1); "
+                "remove the '$' or put a space between");
   if (where.in_arithmetic())
     throw Error("the placeholder " + std::string(placeholder) +
                 " stands inside $((...)), where the shell evaluates text as arithmetic; use it outside");
-  if (where.too_deep())
+  if (where.too_deep_for_placeholder())
     throw Error("the placeholder " + std::string(placeholder) + " stands more than " +
-                std::to_string(ShellQuoteTracker::kMaxDepth) + " quotes or substitutions deep");
+                std::to_string(ShellQuoteTracker::kMaxDepth - 2) + " quotes or substitutions deep");
 }
 
 }  // namespace

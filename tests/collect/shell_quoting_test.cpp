@@ -130,7 +130,7 @@ TEST(ShellQuotingTracker, SubstitutionsOpenANewLevelOfQuoting) {
   EXPECT_FALSE(t.too_deep());
 }
 
-TEST(ShellQuotingTracker, PlaceholdersAfterABackslashOrInArithmeticOrTooDeepAreRefused) {
+TEST(ShellQuotingTracker, PlaceholdersAfterABackslashOrADollarOrInArithmeticOrTooDeepAreRefused) {
   auto error_of = [](const std::string& template_) -> std::string {
     try {
       (void)instantiate_command(template_, "x");
@@ -140,11 +140,21 @@ TEST(ShellQuotingTracker, PlaceholdersAfterABackslashOrInArithmeticOrTooDeepAreR
     return "no error";
   };
   EXPECT_THAT(error_of("prog \\{}"), HasSubstr("follows a backslash"));
+  // `"$"` before a path `(x...`: `$(` would run the value (found by the fuzz harness).
+  EXPECT_THAT(error_of("echo \"${}\""), HasSubstr("follows a '$'"));
+  EXPECT_THAT(error_of("echo ${}"), HasSubstr("follows a '$'"));
+  ShellQuoteTracker after_dollar;
+  after_dollar.feed("\"$");
+  EXPECT_THROW((void)quote_for_shell("(touch x)", after_dollar, "{p}"), Error);
+  EXPECT_EQ(error_of("echo '$'{} $ {}"), "no error");  // a quoted '$', or one followed by a space
   EXPECT_THAT(error_of("echo $(( {} + 1 ))"), HasSubstr("$((...))"));
   EXPECT_THAT(error_of("echo $(( $(echo {}) ))"), HasSubstr("$((...))"));
   std::string deep;
   for (int i = 0; i < ShellQuoteTracker::kMaxDepth + 2; ++i) deep += "$(";
   EXPECT_THAT(error_of(deep + "{}"), HasSubstr("deep"));
+  // One level short of the limit: the reference's own quote and ${ would pass it.
+  EXPECT_THAT(error_of(std::string(ShellQuoteTracker::kMaxDepth - 1, '(') + "{}"), HasSubstr("deep"));
+  EXPECT_EQ(error_of(std::string(ShellQuoteTracker::kMaxDepth - 2, '(') + "{}"), "no error");
 }
 
 TEST(ShellQuoting, PathsAreQuotedForTheirQuoting) {

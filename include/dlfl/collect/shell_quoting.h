@@ -28,6 +28,9 @@ class ShellQuoteTracker {
   ShellQuoting state() const noexcept;
   // True right after a backslash that escapes the next character.
   bool escaped() const noexcept { return escaped_; }
+  // Right after an unescaped `$` outside single quotes: what follows would be read
+  // together with it as an expansion.
+  bool after_dollar() const noexcept { return dollar_; }
   // Inside `$((...))`: the shell evaluates the text as arithmetic, where an expanded
   // `a[$(cmd)]` runs cmd in bash; no placeholder may stand there.
   bool in_arithmetic() const noexcept;
@@ -36,6 +39,9 @@ class ShellQuoteTracker {
   bool in_backquotes_or_parameter() const noexcept;
   // Deeper than kMaxDepth levels: state() can no longer be trusted.
   bool too_deep() const noexcept { return overflow_ > 0; }
+  // Too deep for a placeholder: what is put in its place may open two levels itself
+  // (`"${V}"`), which must still be followed.
+  bool too_deep_for_placeholder() const noexcept { return overflow_ > 0 || depth_ > kMaxDepth - 2; }
 
   static constexpr int kMaxDepth = 64;
 
@@ -62,7 +68,7 @@ class ShellQuoteTracker {
 // `$`, `` ` ``, `"` and `\` get a backslash. For values dlfl chooses or has checked (paths
 // under the user's -o, manifest names of the strict shape): the value is shell text, so a
 // value from the code base goes through reference_for_shell instead. Throws dlfl::Error
-// right after an escaping backslash (`prog \{}`), inside `$((...))`, backquotes or
+// right after an escaping backslash (`prog \{}`) or a `$` (`$ {}` is fine), inside `$((...))`, backquotes or
 // `${...}`, or past the tracker's depth; `placeholder` names it.
 std::string quote_for_shell(std::string_view value, const ShellQuoteTracker& where,
                             std::string_view placeholder);
