@@ -12,6 +12,7 @@
 #include "dlfl/lab/bench/bugscpp_reproduction.h"
 #include "dlfl/lab/bench/cmake_test_options.h"
 #include "dlfl/lab/bench/download_detection.h"
+#include "dlfl/lab/bench/download_pinning.h"
 #include "dlfl/lab/bench/step_log.h"
 #include "dlfl/lab/bench/watchdog.h"
 #include "dlfl/lab/bench/work_tree.h"
@@ -160,9 +161,10 @@ FaultRecord describe_bug(const BugPlan& plan) {
   return r;
 }
 
-FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const BugPlan& plan,
+FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const BugPlan& plan,
                           const std::function<void(const std::string&)>& log) {
-  if (plan.bug->bugscpp) return reproduce_bugscpp_bug(c, tree, plan, log);
+  if (plan.bug->bugscpp) return reproduce_bugscpp_bug(given, tree, plan, log);
+  FaultContext c = given;  // its downloads are pinned to this bug's date below
   const auto start = std::chrono::steady_clock::now();
   FaultRecord r = describe_bug(plan);
   auto discard = [&](const std::string& reason, const std::string& detail) {
@@ -198,6 +200,25 @@ FaultRecord reproduce_bug(const FaultContext& c, const WorkTree& tree, const Bug
     log(r.key() + ": test files of the fix brought into the buggy version (Defects4J convention): " +
         joined(candidacy.test_files) +
         (candidacy.deleted_test_files.empty() ? "" : "; removed: " + joined(candidacy.deleted_test_files)));
+
+  // Configure-time downloads come from the url_map clones as they were on the buggy
+  // commit's date (download_pinning.h): a 2016 project's `master` of GoogleTest is not
+  // today's.
+  if (!recipe.url_map.empty()) {
+    const GitResult date = run_git(plan.clone->dir(), {"log", "-1", "--format=%cI", plan.parent, "--"});
+    if (!date.ok) return discard("checkout failed", "reading the buggy commit's date: " + date.what);
+    PinnedUrlMap pinned;
+    try {
+      pinned = pin_downloads(recipe.url_map, recipe.url_pin, date.out, configure_time_refs(tree.source),
+                             tree.build.parent_path() / "downloads");
+    } catch (const Error& e) {
+      return discard("configure-time download", e.what());
+    }
+    std::erase_if(c.build_env, [](const std::string& entry) { return entry.starts_with("GIT_CONFIG_"); });
+    for (auto& entry : url_map_environment(pinned.url_map)) c.build_env.push_back(std::move(entry));
+    for (const auto& pin : pinned.pins) r.downloads.push_back(pin.describe());
+    if (log) log(r.key() + ": downloads pinned: " + joined(r.downloads, r.downloads.size()));
+  }
 
   // Submodules: fetched (through the recipe's url_map, if any) after each checkout; only
   // those the recipe names where it names them, and of those the ones this version has

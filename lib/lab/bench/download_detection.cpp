@@ -24,12 +24,11 @@ void add_unique(std::vector<std::string>& urls, std::string url) {
   if (!url.empty() && std::find(urls.begin(), urls.end(), url) == urls.end()) urls.push_back(std::move(url));
 }
 
-}  // namespace
-
-std::vector<std::string> configure_time_urls(const fs::path& source) {
-  std::vector<std::string> urls;
-  static const std::regex cmake_url(R"((?:GIT_REPOSITORY|URL)\s+("[^"]+"|[^\s)]+))", std::regex::icase);
-  static const std::regex submodule_url(R"(^\s*url\s*=\s*(\S+))", std::regex::multiline);
+// Calls `read(path, text, cmake)` for the build's CMake files (CMakeLists.txt, *.cmake,
+// and their configure_file templates such as a GoogleTest download's CMakeLists.txt.in)
+// and the top .gitmodules: at most 2000 files, 1 MiB of each.
+template <typename Read>
+void read_build_files(const fs::path& source, Read read) {
   std::error_code ec;
   std::size_t files = 0;
   for (auto it = fs::recursive_directory_iterator(source, fs::directory_options::skip_permission_denied, ec);
@@ -40,16 +39,43 @@ std::vector<std::string> configure_time_urls(const fs::path& source) {
       continue;
     }
     const std::string name = path.filename().string();
-    const bool cmake = name == "CMakeLists.txt" || path.extension() == ".cmake";
+    const bool cmake = name.starts_with("CMakeLists.txt") || name.find(".cmake") != std::string::npos;
     if (!cmake && !(name == ".gitmodules" && path.parent_path() == source)) continue;
     ++files;
-    const std::string text = head_of(path);
+    read(head_of(path), cmake);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> configure_time_urls(const fs::path& source) {
+  std::vector<std::string> urls;
+  static const std::regex cmake_url(R"((?:GIT_REPOSITORY|URL)\s+("[^"]+"|[^\s)]+))", std::regex::icase);
+  static const std::regex submodule_url(R"(^\s*url\s*=\s*(\S+))", std::regex::multiline);
+  read_build_files(source, [&](const std::string& text, bool cmake) {
     const std::regex& pattern = cmake ? cmake_url : submodule_url;
     for (auto m = std::sregex_iterator(text.begin(), text.end(), pattern); m != std::sregex_iterator(); ++m)
       if ((*m)[1].str().find("://") != std::string::npos || (*m)[1].str().find('@') != std::string::npos)
         add_unique(urls, (*m)[1].str());
-  }
+  });
   return urls;
+}
+
+std::vector<std::string> configure_time_refs(const fs::path& source) {
+  std::vector<std::string> refs;
+  static const std::regex cmake_tag(R"(GIT_TAG\s+("[^"$]+"|[^\s)$"]+))");
+  static const std::regex submodule_branch(R"(^\s*branch\s*=\s*(\S+))", std::regex::multiline);
+  static const std::regex ref_name(R"([A-Za-z0-9_][A-Za-z0-9._/-]*)");
+  static const std::regex commit_id(R"([0-9a-fA-F]{7,40})");
+  read_build_files(source, [&](const std::string& text, bool cmake) {
+    const std::regex& pattern = cmake ? cmake_tag : submodule_branch;
+    for (auto m = std::sregex_iterator(text.begin(), text.end(), pattern); m != std::sregex_iterator(); ++m) {
+      std::string ref = (*m)[1].str();
+      if (ref.size() >= 2 && ref.front() == '"') ref = ref.substr(1, ref.size() - 2);
+      if (ref.size() <= 255 && std::regex_match(ref, ref_name) && !std::regex_match(ref, commit_id)) add_unique(refs, ref);
+    }
+  });
+  return refs;
 }
 
 std::string download_urls(const std::string& output, const fs::path& source) {

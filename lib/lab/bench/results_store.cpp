@@ -46,6 +46,7 @@ std::string record_to_json(const FaultRecord& r) {
   if (!r.failing_tests.empty()) j["failing_tests"] = r.failing_tests;
   if (!r.fix_tests.empty()) j["fix_tests"] = r.fix_tests;
   if (!r.clone.empty()) j["clone"] = r.clone;
+  if (!r.downloads.empty()) j["downloads"] = r.downloads;
   if (!r.recipe.empty()) j["recipe"] = r.recipe;
   if (!r.host.empty()) j["host"] = r.host;
   if (!r.tail.empty()) j["tail"] = r.tail;
@@ -93,6 +94,7 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
     if (const auto it = j.find("failing_tests"); it != j.end()) it->get_to(r.failing_tests);
     if (const auto it = j.find("fix_tests"); it != j.end()) it->get_to(r.fix_tests);
     if (const auto it = j.find("clone"); it != j.end()) it->get_to(r.clone);
+    if (const auto it = j.find("downloads"); it != j.end()) it->get_to(r.downloads);
     if (const auto it = j.find("recipe"); it != j.end()) it->get_to(r.recipe);
     if (const auto it = j.find("host"); it != j.end()) it->get_to(r.host);
     if (const auto it = j.find("tail"); it != j.end()) it->get_to(r.tail);

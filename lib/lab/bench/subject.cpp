@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -166,8 +167,8 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   if (!doc.is_object()) r.fail("a subject file holds one JSON object");
   r.only(doc,
          {"name", "kind", "root", "configure", "build", "test_binary", "test_filter", "test_list", "test_command",
-          "mutate", "instrument_exclude", "backend", "timeouts", "description", "url_map", "submodules", "cxx_standard",
-          "cflags", "cmake_args"},
+          "mutate", "instrument_exclude", "backend", "timeouts", "description", "url_map", "url_pin", "submodules",
+          "cxx_standard", "cflags", "cmake_args"},
          "");
 
   Subject s = recipe ? generic_recipe() : Subject{};
@@ -218,6 +219,17 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
       } else {
         s.url_map[url] = (file.parent_path() / path).lexically_normal().string();
       }
+    }
+  }
+  if (const auto it = doc.find("url_pin"); it != doc.end()) {
+    if (!recipe) r.fail("url_pin is known to reproduction recipes only (it pins downloads to a bug's date)");
+    if (!it->is_object()) r.fail("field \"url_pin\" must be an object of URL: git revision (or \"none\")");
+    static const std::regex revision(R"([A-Za-z0-9_][A-Za-z0-9._/^~-]{0,254})");
+    for (const auto& [url, rev] : it->items()) {
+      if (!s.url_map.contains(url)) r.fail("url_pin[\"" + url + "\"]: the URL is not one of url_map's");
+      if (!rev.is_string() || !std::regex_match(rev.get<std::string>(), revision))
+        r.fail("url_pin[\"" + url + "\"] must be a git revision of the mapped clone (a tag, a commit id) or \"none\"");
+      s.url_pin[url] = rev.get<std::string>();
     }
   }
   if (doc.contains("submodules")) {

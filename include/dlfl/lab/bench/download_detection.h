@@ -15,6 +15,11 @@ namespace dlfl::bench {
 // in the order found, each once. Reads at most 2000 files and 1 MiB of each; never throws.
 std::vector<std::string> configure_time_urls(const std::filesystem::path& source);
 
+// The branch or tag names the tree's build asks its downloads for: GIT_TAG arguments
+// (quoted or not; not commit ids, nor ones made of variables) and `branch =` lines of
+// .gitmodules, in the order found, each once. Same bounds as configure_time_urls; never throws.
+std::vector<std::string> configure_time_refs(const std::filesystem::path& source);
+
 // When the failed configure's `output` shows a download failing (a URL of
 // configure_time_urls named in it, or git's / CMake's download errors), those URLs as
 // one string ("URL1, URL2"); else "".

@@ -45,6 +45,8 @@ struct FaultRecord {
   std::vector<std::string> fix_tests;      // real bugs: test files taken from the fix
   std::string clone;                       // real bugs: the clone the commits came from
   std::string recipe;                      // real bugs: digest of the recipe (OUT/recipes/PROJECT-DIGEST.json)
+  // Real bugs: each url_map download and what its branches were pinned to (download_pinning.h).
+  std::vector<std::string> downloads;
   std::string host;                        // real bugs: the CPU it was reproduced on (host_cpu.h); may be empty
   unsigned attempt = 1;                    // 2, 3, ... for a discarded fault run again
 

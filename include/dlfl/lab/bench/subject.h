@@ -77,6 +77,10 @@ struct Subject {
   // reproduce --repos`, so a recipe in a repository names the submodules' clones beside
   // the project's (kept verbatim here; resolve_repos_placeholder resolves it).
   std::map<std::string, std::string> url_map;
+  // url_pin (recipes): URL of url_map -> the git revision of its clone that the build's
+  // moving or missing branches resolve to, instead of the clone's commit as of the buggy
+  // commit's date (download_pinning.h); "none" uses the clone as it is.
+  std::map<std::string, std::string> url_pin;
   // submodules: the paths of the submodules a checkout fetches (recursively), for a
   // project whose optional parts are submodules it does not need to build and test
   // (ncnn's glslang, for Vulkan only); unset = every submodule, empty = none.
