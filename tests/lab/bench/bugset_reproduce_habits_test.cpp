@@ -148,6 +148,50 @@ TEST_F(BugsetReproduceHabits, AConfigureTimeDownloadIsNamedThenMappedToALocalClo
   EXPECT_EQ(lines(slurp(out / "discarded.csv")), 1u);  // the header only
 }
 
+// fetchy#2's version asks for dep's `master`, which the dep clone lacks (it has `main`,
+// which moved on in 2025 and no longer builds with fetchy): the download resolves to dep
+// as of the buggy commit's date, logged and recorded; a recipe's url_pin overrides it.
+TEST_F(BugsetReproduceHabits, ADownloadOfABranchTheCloneLacksIsPinnedToTheBugsDate) {
+  const std::string fix = rev_parse(clones() / "fetchy", "fix2");
+  const fs::path manifest = dir_ / "fetchy2.jsonl";
+  dlfl::testing::write_text(manifest, R"({"id": "fixture+fetchy#2", "project": "fixture+fetchy", "fix_commit": ")" + fix +
+                                          R"(", "files": [{"old_name": "src/fetchy.cpp", "new_name": "src/fetchy.cpp", )"
+                                          R"("change_type": "MODIFY", "deleted_lines": [6], "added_lines": [6]}]})"
+                                          "\n");
+  const fs::path dep = dir_ / "f" / "dep";
+  const std::string dep_then = rev_parse(dep, "main~1");  // 2023
+  const std::string dep_now = rev_parse(dep, "main");     // 2025: dep_factor() renamed
+  const auto command = [&](const fs::path& out, const std::string& pin) {
+    const fs::path recipe = out.string() + "-recipe.json";
+    dlfl::testing::write_text(recipe, R"({"url_map": {"https://example.invalid/dep.git": ")" + dep.string() + "\"}" +
+                                          (pin.empty() ? "" : R"(, "url_pin": {"https://example.invalid/dep.git": ")" + pin + "\"}") +
+                                          "}");
+    return "bugset reproduce " + manifest.string() + " --project fixture+fetchy --repos " + clones().string() + " -o " + out.string() +
+           " --build-jobs 2 --recipe fixture+fetchy=" + recipe.string();
+  };
+  const RunResult r = run_dlfl(command(dir_ / "out", ""));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string pinned = "master=" + dep_then.substr(0, 12) + ", main=" + dep_then.substr(0, 12) +
+                             " (as of 2024-03-01T12:00:00+00:00)";
+  EXPECT_THAT(r.err, HasSubstr("fixture+fetchy#2: downloads pinned: https://example.invalid/dep.git: " + pinned));
+  auto records = read_records(dir_ / "out" / std::string(kResultsFileName));
+  ASSERT_EQ(records.size(), 1u);
+  ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;
+  EXPECT_THAT(records[0].failing_tests, ::testing::ElementsAre("plus"));
+  EXPECT_THAT(records[0].downloads, ::testing::ElementsAre("https://example.invalid/dep.git: " + pinned));
+  // The user's dep clone is as it was: no `master`, `main` at 2025.
+  EXPECT_EQ(rev_parse(dep, "main"), dep_now);
+  EXPECT_EQ(rev_parse(dep, "--verify -q master"), "");
+
+  // Pinned by the recipe to today's dep: fetchy of 2024 no longer builds against it.
+  records = records_of(command(dir_ / "out-now", dep_now), dir_ / "out-now");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_FALSE(records[0].kept);
+  EXPECT_EQ(records[0].reason, "build failed");
+  EXPECT_THAT(records[0].downloads, ::testing::ElementsAre(HasSubstr("(url_pin " + dep_now + ")")));
+  EXPECT_THAT(slurp(dir_ / "out-now" / "logs" / "fixture+fetchy#2" / "buggy-build.log"), HasSubstr("dep_factor"));
+}
+
 TEST_F(BugsetReproduceHabits, AMirrorWithAnotherRemoteIsUsedWithAWarningAndNamedInTheResults) {
   // A local mirror of the clone: its origin is the path it was cloned from.
   const fs::path mirror = dir_ / "mirrors" / "fetchy";

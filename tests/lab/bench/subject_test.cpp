@@ -316,5 +316,25 @@ TEST(Recipe, UrlMapMayNameAFolderOfTheClonesDirectory) {
               HasSubstr("{repos} is known to reproduction recipes only"));
 }
 
+// url_pin names, per url_map URL, the revision a download's moving branches resolve to
+// instead of the bug's date (download_pinning.h), or "none".
+TEST(Recipe, UrlPinNamesARevisionOfAMappedUrl) {
+  const Subject recipe = parse_recipe(R"({"url_map": {"https://x.invalid/a.git": "a", "https://x.invalid/b.git": "b"},
+                                          "url_pin": {"https://x.invalid/a.git": "release-1.8.0",
+                                                      "https://x.invalid/b.git": "none"}})",
+                                      kFile);
+  EXPECT_EQ(recipe.url_pin.at("https://x.invalid/a.git"), "release-1.8.0");
+  EXPECT_EQ(recipe.url_pin.at("https://x.invalid/b.git"), "none");
+  EXPECT_THAT(recipe_error(R"({"url_map": {"https://x.invalid/a.git": "a"}, "url_pin": {"https://x.invalid/c.git": "v1"}})"),
+              HasSubstr("url_pin[\"https://x.invalid/c.git\"]: the URL is not one of url_map's"));
+  for (const char* bad : {"--upload-pack=x", "", "a b", "$(x)"})
+    EXPECT_THAT(recipe_error(std::string(R"({"url_map": {"u": "a"}, "url_pin": {"u": ")") + bad + R"("}})"),
+                HasSubstr("must be a git revision"))
+        << bad;
+  EXPECT_THAT(error_of(R"({"name": "demo", "configure": "x", "build": "y", "test_binary": "t",
+                           "url_map": {"u": "a"}, "url_pin": {"u": "v1"}})"),
+              HasSubstr("url_pin is known to reproduction recipes only"));
+}
+
 }  // namespace
 }  // namespace dlfl::bench

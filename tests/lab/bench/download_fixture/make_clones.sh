@@ -4,7 +4,9 @@
 # dependency, and DIR/clones/fetchy (fixture+fetchy), whose CMake fetches dep at
 # configure time from https://example.invalid/dep.git (FetchContent), a URL no machine
 # can reach, and whose tests are CTest commands. Tag `fix1` fixes bug #1 (twice() tripled)
-# and brings the test that shows it. DIR/clones/cachey (fixture+cachey) renames a CMake
+# and brings the test that shows it; tag `fix2` fixes bug #2 (plus() subtracted), whose
+# version asks for dep's `master`, which the dep clone (branch main) lacks; dep's main
+# moved on in 2025 (the last step here). DIR/clones/cachey (fixture+cachey) renames a CMake
 # option between two bugs, as oneDNN renamed MKLDNN_CPU_RUNTIME: its later version treats
 # the old option, when the cache still holds it, as obsolete and does not compile. Tags
 # `fixa` and `fixb` fix bugs #1 and #2 (plus() subtracted, twice() tripled).
@@ -38,7 +40,7 @@ cat > include/dep.h <<'EOF'
 inline int dep_factor() { return 2; }
 EOF
 git add -A
-git commit -q -m "dep"
+GIT_AUTHOR_DATE="2023-06-01T12:00:00Z" GIT_COMMITTER_DATE="2023-06-01T12:00:00Z" git commit -q -m "dep"
 
 cd "$dir/clones/fetchy"
 git init -q -b main .
@@ -125,6 +127,16 @@ echo 'add_test(NAME twice COMMAND fetchy_tests twice)' >> tests/CMakeLists.txt
 git add -A
 GIT_AUTHOR_DATE="2024-02-02T12:00:00Z" GIT_COMMITTER_DATE="2024-02-02T12:00:00Z" git commit -q -m "twice doubles"
 git tag fix1
+# Bug #2 of fetchy asks for dep's `master`, which the dep clone (branch main) lacks:
+# plus() subtracts; tag fix2 fixes it.
+sed -i 's/GIT_TAG main/GIT_TAG master/' CMakeLists.txt
+sed -i 's/return a + b;/return a - b;/' src/fetchy.cpp
+git add -A
+GIT_AUTHOR_DATE="2024-03-01T12:00:00Z" GIT_COMMITTER_DATE="2024-03-01T12:00:00Z" git commit -q -m "dep from master"
+sed -i 's/return a - b;/return a + b;/' src/fetchy.cpp
+git add -A
+GIT_AUTHOR_DATE="2024-03-02T12:00:00Z" GIT_COMMITTER_DATE="2024-03-02T12:00:00Z" git commit -q -m "plus adds"
+git tag fix2
 
 cd "$dir/clones/cachey"
 git init -q -b main .
@@ -454,3 +466,13 @@ commit 2016-03-01T12:00:00Z "oldy"
 sed -i 's/if (b <= 0)/if (b == 0)/' src/oldy.cpp
 commit 2016-03-02T12:00:00Z "safe_div divides by negative numbers"
 git tag fixo
+
+# dep moves on after every fixture's bug: its main of 2025 renames dep_factor(), so a
+# build of 2024 fetches the dep of its date (`bugset reproduce` pins downloads by date).
+cd "$dir/dep"
+cat > include/dep.h <<'EOF'
+#pragma once
+inline int dep_scale() { return 2; }
+EOF
+git add -A
+GIT_AUTHOR_DATE="2025-06-01T12:00:00Z" GIT_COMMITTER_DATE="2025-06-01T12:00:00Z" git commit -q -m "dep_factor renamed"
