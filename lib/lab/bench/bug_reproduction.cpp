@@ -14,6 +14,7 @@
 #include "dlfl/lab/bench/download_detection.h"
 #include "dlfl/lab/bench/download_pinning.h"
 #include "dlfl/lab/bench/step_log.h"
+#include "dlfl/lab/bench/test_step_progress.h"
 #include "dlfl/lab/bench/watchdog.h"
 #include "dlfl/lab/bench/work_tree.h"
 #include "dlfl/collect/shell_quoting.h"
@@ -349,8 +350,12 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
   const auto run_tests = [&](const FaultContext& context, const std::string& version, TreeSpectrum& out)
       -> std::optional<FaultRecord> {
     Watchdog watchdog(recipe.fault_timeout, c.interrupt);
+    TestStepProgress progress(r.key() + ": " + version + "-tests", log);
+    FaultContext told = context;
+    told.progress = &progress;
     try {
-      out = collect_tree(context, built, watchdog.flag());
+      out = collect_tree(told, built, watchdog.flag());
+      progress.finish();
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
       const auto* listing = dynamic_cast<const TestListFailure*>(&e);

@@ -234,6 +234,7 @@ TreeSpectrum collect_tree(const FaultContext& c, const WorkTree& tree, const std
   o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(s.test_timeout);
   o.interrupt = cancel;
   o.outcomes_only = c.outcomes_only;
+  o.progress = c.progress;
   if (!s.test_command.empty())
     o.source = listed_tests(c, tree, cancel);
   else if (s.test_binary.empty())  // neither a test binary nor a list: the build's CTest tests

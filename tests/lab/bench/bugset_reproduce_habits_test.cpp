@@ -174,6 +174,9 @@ TEST_F(BugsetReproduceHabits, ADownloadOfABranchTheCloneLacksIsPinnedToTheBugsDa
   const std::string pinned = "master=" + dep_then.substr(0, 12) + ", main=" + dep_then.substr(0, 12) +
                              " (as of 2024-03-01T12:00:00+00:00)";
   EXPECT_THAT(r.err, HasSubstr("fixture+fetchy#2: downloads pinned: https://example.invalid/dep.git: " + pinned));
+  // Each version's test runs say how far they are (a real suite runs for half an hour).
+  EXPECT_THAT(r.err, HasSubstr("fixture+fetchy#2: buggy-tests: 3 tests...\n"));
+  EXPECT_THAT(r.err, ::testing::ContainsRegex("fixture\\+fetchy#2: buggy-tests: 3 tests run in [0-9]+ s, 1 failing"));
   auto records = read_records(dir_ / "out" / std::string(kResultsFileName));
   ASSERT_EQ(records.size(), 1u);
   ASSERT_TRUE(records[0].kept) << records[0].reason << ": " << records[0].detail;

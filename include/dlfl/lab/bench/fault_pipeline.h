@@ -22,6 +22,7 @@
 #include "dlfl/lab/bench/work_tree.h"
 #include "dlfl/lab/eval/ground_truth.h"
 #include "dlfl/lab/eval/metrics.h"
+#include "dlfl/collect/progress.h"
 #include "dlfl/formula.h"
 #include "dlfl/graph/call_graph.h"
 #include "dlfl/lab/mutate/mutant.h"
@@ -68,6 +69,8 @@ struct FaultContext {
   // Only the tests' outcomes matter (a fix's run of the tests failing on the buggy
   // version): a run in which none wrote coverage is no error (CollectRequest).
   bool outcomes_only = false;
+  // Told of each test as it ends (test_step_progress.h); not owned; null: nothing said.
+  collect::ProgressReporter* progress = nullptr;
   const std::atomic<bool>* interrupt = nullptr;
 };
 
