@@ -40,7 +40,10 @@ PinnedUrlMap pin_downloads(const std::map<std::string, std::string>& url_map,
                            const std::vector<std::string>& requested, const fs::path& dir) {
   PinnedUrlMap out;
   std::size_t index = 0;
-  for (const auto& [url, clone] : url_map) {
+  for (const auto& entry : url_map) {
+    // Named copies, not structured bindings: clang 14 cannot capture those in the lambda below.
+    const std::string& url = entry.first;
+    const std::string& clone = entry.second;
     PinnedDownload pin{url, clone, "none", {}};
     const auto chosen = url_pin.find(url);
     if (chosen != url_pin.end() && chosen->second == "none") {
