@@ -32,8 +32,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+#ifdef DLFL_HAVE_MUTATE
 constexpr const char* kKillMatrixFileName = "kill-matrix.dlfl";
 constexpr const char* kJournalFileName = "kill-journal.jsonl";
+#endif
 
 struct KillMatrixOptions {
   std::string spectrum;
