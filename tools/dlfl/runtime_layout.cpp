@@ -35,6 +35,19 @@ RuntimeLayout locate_runtime() {
               " (looked in " + installed.lib_dir.string() + " and " + build_tree.lib_dir.string() + ")");
 }
 
+std::vector<std::string> gtest_cmake_arguments(const RuntimeLayout& l) {
+  for (const auto& file : {l.listener, l.listener_cmake()})
+    if (!fs::exists(file)) throw Error(file.string() + " is missing: reinstall dlfl");
+  std::vector<std::string> args{"-DCMAKE_PROJECT_INCLUDE=" + l.listener_cmake().string(),
+                                "-DDLFL_GTEST_LISTENER_SOURCE=" + l.listener.string(),
+                                "-DDLFL_RT_INCLUDE_DIR=" + l.include_dir.string()};
+  // For a project whose executables link GoogleTest under a name the script does not know.
+  if (fs::exists(l.lib_dir / "libdlfl_rt_gtest.so"))
+    args.push_back("-DDLFL_RT_GTEST_LINK=-L" + l.lib_dir.string() + ";-Wl,-rpath," + l.lib_dir.string() +
+                   ";-Wl,--push-state,--no-as-needed;-ldlfl_rt_gtest;-Wl,--pop-state");
+  return args;
+}
+
 std::filesystem::path crash_dump_library() {
   try {
     const auto library = locate_runtime().lib_dir / "libdlfl_crash_dump.so";

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace dlfl::cli {
 
@@ -9,7 +11,15 @@ struct RuntimeLayout {
   std::filesystem::path include_dir;  // holds dlfl_rt/probe.h
   std::filesystem::path lib_dir;      // holds libdlfl_rt.so, libdlfl_rt_gtest.so, libdlfl_crash_dump.so
   std::filesystem::path listener;     // dlfl_rt_gtest_listener.cpp, for builds with their own GoogleTest
+  // dlfl_gtest_listener.cmake (beside the listener): compiles it into a CMake project's
+  // GoogleTest executables as a CMAKE_PROJECT_INCLUDE.
+  std::filesystem::path listener_cmake() const { return listener.parent_path() / "dlfl_gtest_listener.cmake"; }
 };
+
+// The CMake arguments that compile the listener into a project's GoogleTest executables
+// (`dlfl config --gtest-cmake`), one argument each, unquoted. Throws dlfl::Error when the
+// listener's files are missing.
+std::vector<std::string> gtest_cmake_arguments(const RuntimeLayout& l);
 
 // Installed (PREFIX/bin/dlfl next to PREFIX/include and PREFIX/lib) or the build tree
 // (tools/dlfl/dlfl two levels under the build root, headers in the source tree).

@@ -338,6 +338,10 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
     // tests, or whose only C++ target, are built under BUILD_TESTS).
     FaultContext configure_context = c;
     if (configure) with_test_options(configure_context, version, true);
+    if (configure && runtime && !c.runtime_cmake_args.empty()) {
+      std::string& args = configure_context.vars["cmake_args"];
+      args += (args.empty() ? "" : " ") + c.runtime_cmake_args;
+    }
     if (runtime) with_test_options(plain_context, version, !configure);
     if (runtime) {
       if (auto d = step(plain_context, plain, recipe.configure, version, "plain-configure", true)) return d;

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
+#include "dlfl/collect/shell_quoting.h"
 #include "dlfl/lab/bench/bug_reproduction.h"
 #include "dlfl/lab/bench/bugscpp_reproduction.h"
 #include "dlfl/lab/bench/host_cpu.h"
@@ -277,6 +278,13 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
       case Backend::runtime:
         context.vars["cflags"] = o.runtime_cflags;
         context.vars["ldflags"] = setup.recipe.test_binary.empty() ? o.runtime_ldflags : o.runtime_gtest_ldflags;
+        if (!setup.recipe.test_binary.empty() && !o.runtime_gtest_cmake_args.empty() &&
+            setup.recipe.configure.find("{cmake_args}") != std::string::npos) {
+          // A project's own GoogleTest may be older than the prebuilt listener's.
+          context.vars["ldflags"] = o.runtime_ldflags;
+          for (const auto& arg : o.runtime_gtest_cmake_args)
+            context.runtime_cmake_args += (context.runtime_cmake_args.empty() ? "" : " ") + collect::shell_quote(arg);
+        }
         context.instrument_command = o.instrument_command;
         break;
     }

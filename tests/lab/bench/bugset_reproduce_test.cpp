@@ -309,6 +309,10 @@ TEST_F(BugsetReproduce, RuntimeBackendReproducesFromOneRunPerVersion) {
   // The instrumenter ran on both versions of the kept bug, and its output is kept.
   EXPECT_TRUE(fs::exists(out / "logs" / "fixture+calc#1" / "buggy-instrument.log"));
   EXPECT_TRUE(fs::exists(out / "logs" / "fixture+calc#1" / "fixed-instrument.log"));
+  // The listener was compiled from source against the project's GoogleTest (a project's
+  // own copy may be older than the prebuilt listener's), into the gtest program alone.
+  EXPECT_THAT(dlfl::testing::slurp(out / "logs" / "fixture+calc#1" / "buggy-configure.log"),
+              HasSubstr("dlfl: GoogleTest listener compiled into calc_tests\n"));
   EXPECT_EQ(clone_state(), before_);
 }
 

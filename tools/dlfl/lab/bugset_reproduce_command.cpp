@@ -64,6 +64,7 @@ void run_reproduce(const ReproduceCommandOptions& o) {
     options.runtime_cflags = runtime_flags({"--cflags"});
     options.runtime_ldflags = runtime_flags({"--libs"});
     options.runtime_gtest_ldflags = runtime_flags({"--libs", "--gtest"});
+    options.runtime_gtest_cmake_args = gtest_cmake_arguments(locate_runtime());
     options.instrument_command = {self_executable().string(), "instrument"};
   }
   // As `dlfl collect`: a crashing test keeps its coverage (crashes are the most common

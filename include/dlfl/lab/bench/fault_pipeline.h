@@ -35,6 +35,10 @@ struct FaultContext {
   const Subject* subject = nullptr;
   std::filesystem::path pristine;   // the unmutated tree the work trees copy (its files are read)
   std::filesystem::path probe_map;  // runtime backend: the tree's dlfl-probes.map
+  // Runtime backend, GoogleTest binary: arguments (shell-quoted) added to {cmake_args} of
+  // the instrumented tree's configure that compile the GoogleTest listener into the
+  // project's test executables (`dlfl config --gtest-cmake`); empty: none.
+  std::string runtime_cmake_args;
   // `dlfl bugset reproduce` with the runtime backend: the argv that runs `dlfl instrument`
   // (e.g. {"/usr/bin/dlfl", "instrument"}), to which the build and tree are appended.
   std::vector<std::string> instrument_command;

@@ -53,6 +53,11 @@ struct ReproduceOptions {
   // binary, whose listener brackets each test of its one run, `--libs` for tests run one
   // process each: CTest's, a test_list's) and the argv that runs `dlfl instrument`.
   std::string runtime_cflags, runtime_ldflags, runtime_gtest_ldflags;
+  // `dlfl config --gtest-cmake`'s arguments: with a recipe whose configure takes
+  // {cmake_args}, the listener is compiled into the project's GoogleTest executables
+  // against the GoogleTest the project builds (any version), and {ldflags} links
+  // libdlfl_rt alone; other recipes link the prebuilt listener (runtime_gtest_ldflags).
+  std::vector<std::string> runtime_gtest_cmake_args;
   std::vector<std::string> instrument_command;
   // libdlfl_crash_dump.so (`dlfl collect --crash-handler`): a gcov/llvm test that dies by a
   // signal keeps its coverage; empty: none.
