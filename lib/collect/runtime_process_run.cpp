@@ -361,6 +361,14 @@ void ProcessRun::take_no_slots(const RuntimeSnapshot& snap) {
     const bool clean = process_.end == ProcessEnd::exited && process_.exit_code == 0;
     const std::string how = timed_out_ ? "stopped: no test seen for " + std::to_string(c_.timeout_.count()) + " ms"
                                        : describe_end(process_, c_.timeout_);
+    // The runtime said why itself (the prebuilt listener refusing an older GoogleTest).
+    constexpr std::string_view kRuntimeError = "dlfl_rt: error: ";
+    if (const auto at = process_.out.find(kRuntimeError); at != std::string::npos) {
+      const auto from = at + kRuntimeError.size();
+      throw Error(g.binary.string(), 0,
+                  "ran (" + how + ") and its dlfl runtime refused: " +
+                      process_.out.substr(from, process_.out.find('\n', from) - from));
+    }
     throw Error(g.binary.string(), 0,
                 std::string("ran") + (clean ? "" : " (" + how + ")") +
                     " but wrote no coverage snapshot: build it from a `dlfl instrument` tree and link it with "

@@ -268,6 +268,29 @@ TEST_F(RuntimeCollector, PrebuiltListenerRefusesAnOlderGoogleTestInOneLine) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
+// A run in which the runtime refused to collect says the runtime's own reason, not
+// "wrote no coverage snapshot".
+TEST_F(RuntimeCollector, TheRuntimesRefusalIsTheError) {
+  const fs::path wrapper = dir_ / "refusing.sh";
+  std::ofstream(wrapper) << "#!/bin/sh\ncase \"$*\" in *--gtest_list_tests*) exec '" << DLFL_RT_FIXTURE
+                         << "' \"$@\";; esac\necho 'dlfl_rt: error: this program links a GoogleTest older than 1.10 "
+                            "(a vendored copy?)' >&2\nexit 2\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+  auto o = options();
+  gtest(o).binary = wrapper;
+  try {
+    collect::collect(o);
+    FAIL() << "a run that wrote no snapshot was taken";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(wrapper.string() + ": ran (exit status 2) and its dlfl runtime refused: this program links a "
+                                           "GoogleTest older than 1.10 (a vendored copy?)"),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find("wrote no coverage snapshot"), std::string::npos) << what;
+  }
+}
+
 TEST_F(RuntimeCollector, FilterAndOutsideCoverageOption) {
   auto o = options();
   o.filter = "Fixture.Pass*";
