@@ -41,7 +41,7 @@ PinnedUrlMap pin_downloads(const std::map<std::string, std::string>& url_map,
   PinnedUrlMap out;
   std::size_t index = 0;
   for (const auto& entry : url_map) {
-    // Named copies, not structured bindings: clang 14 cannot capture those in the lambda below.
+    // Named references, not structured bindings: clang 14 cannot capture those in a lambda.
     const std::string& url = entry.first;
     const std::string& clone = entry.second;
     PinnedDownload pin{url, clone, "none", {}};
