@@ -2,7 +2,8 @@
 # CI's proof of the Debian package: builds it (scripts/package.sh), installs it with apt,
 # and from the installed files alone, in a temporary directory outside the source tree,
 #  1. runs the README's runtime workflow on a copy of examples/tensorlite: dlfl instrument,
-#     a build with `dlfl config` flags, dlfl collect --runtime, dlfl rank; then its gcov
+#     a build with `dlfl config` flags, dlfl collect --runtime, dlfl rank (and again with the
+#     listener compiled from source, `dlfl config --gtest-cmake`); then its gcov
 #     workflow on the same copy (a --coverage build, dlfl collect, dlfl rank);
 #  2. runs the pytest plugin (its pytest11 entry point: no -p, no PYTHONPATH) on a copy of
 #     the bundled pybind11 extension tests/pyext, built instrumented by the installed
@@ -67,6 +68,21 @@ head -n 4 tensorlite/ranking.csv
 sed -n 2p tensorlite/ranking.csv | grep -q 'src/launch_geometry.cpp,19,' ||
   fail "the seeded fault src/launch_geometry.cpp:19 is not ranked first"
 say "runtime workflow: $((SECONDS - start)) s"
+
+say "1a. the listener compiled from source by the installed CMake script (dlfl config --gtest-cmake)"
+start=$SECONDS
+# shellcheck disable=SC2046  # the arguments are words by design
+(cd tensorlite &&
+  cmake -S instr -B instr/build-src -G Ninja -DTENSORLITE_FAULT=grid_ceil_div $(dlfl config --gtest-cmake) \
+    -DCMAKE_CXX_FLAGS="$(dlfl config --cflags)" -DCMAKE_EXE_LINKER_FLAGS="$(dlfl config --libs)" >configure-src.log &&
+  grep -q 'dlfl: GoogleTest listener compiled into tensorlite_tests' configure-src.log &&
+  cmake --build instr/build-src -j2 >/dev/null &&
+  dlfl collect --runtime --gtest instr/build-src/tensorlite_tests -o sfl-src.dlfl &&
+  dlfl rank sfl-src.dlfl --formula dstar2 --top 3 --format csv >ranking-src.csv) ||
+  fail "the workflow with the listener compiled from source failed"
+cmp -s tensorlite/ranking.csv tensorlite/ranking-src.csv ||
+  fail "the listener compiled from source gives another ranking than the prebuilt one"
+say "listener from source: $((SECONDS - start)) s"
 
 # The tests around the seeded fault only: one gcov process per test costs minutes for all 437.
 say "1b. per-test gcov workflow on examples/tensorlite (README: --coverage build, dlfl collect, rank)"
