@@ -35,6 +35,18 @@ RuntimeLayout locate_runtime() {
               " (looked in " + installed.lib_dir.string() + " and " + build_tree.lib_dir.string() + ")");
 }
 
+std::vector<std::string> runtime_link_words(const RuntimeLayout& l, bool gtest) {
+  // Kept even when it comes before the objects that use it (CMAKE_EXE_LINKER_FLAGS puts
+  // it there): Debian's linker drops such a library under its default --as-needed, and
+  // nothing references the listener (its static initialiser registers it). A shared
+  // library with its own C++ dependencies, so C programs (CMake's C checks) link too.
+  std::vector<std::string> words{"-L" + l.lib_dir.string(), "-Wl,-rpath," + l.lib_dir.string(),
+                                 "-Wl,--push-state,--no-as-needed"};
+  if (gtest) words.push_back("-ldlfl_rt_gtest");
+  words.insert(words.end(), {"-ldlfl_rt", "-Wl,--pop-state"});
+  return words;
+}
+
 std::vector<std::string> gtest_cmake_arguments(const RuntimeLayout& l) {
   for (const auto& file : {l.listener, l.listener_cmake()})
     if (!fs::exists(file)) throw Error(file.string() + " is missing: reinstall dlfl");
@@ -42,9 +54,11 @@ std::vector<std::string> gtest_cmake_arguments(const RuntimeLayout& l) {
                                 "-DDLFL_GTEST_LISTENER_SOURCE=" + l.listener.string(),
                                 "-DDLFL_RT_INCLUDE_DIR=" + l.include_dir.string()};
   // For a project whose executables link GoogleTest under a name the script does not know.
-  if (fs::exists(l.lib_dir / "libdlfl_rt_gtest.so"))
-    args.push_back("-DDLFL_RT_GTEST_LINK=-L" + l.lib_dir.string() + ";-Wl,-rpath," + l.lib_dir.string() +
-                   ";-Wl,--push-state,--no-as-needed;-ldlfl_rt_gtest;-Wl,--pop-state");
+  if (fs::exists(l.lib_dir / "libdlfl_rt_gtest.so")) {
+    std::string list;
+    for (const auto& word : runtime_link_words(l, true)) list += (list.empty() ? "" : ";") + word;
+    args.push_back("-DDLFL_RT_GTEST_LINK=" + list);
+  }
   return args;
 }
 

@@ -16,6 +16,10 @@ struct RuntimeLayout {
   std::filesystem::path listener_cmake() const { return listener.parent_path() / "dlfl_gtest_listener.cmake"; }
 };
 
+// The linker flags of libdlfl_rt, and with `gtest` of the prebuilt listener
+// (`dlfl config --libs [--gtest]`), one word each.
+std::vector<std::string> runtime_link_words(const RuntimeLayout& l, bool gtest);
+
 // The CMake arguments that compile the listener into a project's GoogleTest executables
 // (`dlfl config --gtest-cmake`), one argument each, unquoted. Throws dlfl::Error when the
 // listener's files are missing.

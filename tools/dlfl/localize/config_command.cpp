@@ -43,14 +43,7 @@ void run_config(const ConfigOptions& o) {
       if (!fs::exists(listener))
         throw Error(listener.string() + " is missing: this dlfl was built without GoogleTest");
     }
-    // Kept even when it comes before the objects that use it (CMAKE_EXE_LINKER_FLAGS puts
-    // it there): Debian's linker drops such a library under its default --as-needed, and
-    // nothing references the listener (its static initialiser registers it). A shared
-    // library with its own C++ dependencies, so C programs (CMake's C checks) link too.
-    words.insert(words.end(), {"-L" + l.lib_dir.string(), "-Wl,-rpath," + l.lib_dir.string(),
-                               "-Wl,--push-state,--no-as-needed"});
-    if (o.gtest) words.push_back("-ldlfl_rt_gtest");
-    words.insert(words.end(), {"-ldlfl_rt", "-Wl,--pop-state"});
+    for (auto& word : runtime_link_words(l, o.gtest)) words.push_back(std::move(word));
   }
   for (std::size_t i = 0; i < words.size(); ++i) std::cout << (i ? " " : "") << words[i];
   std::cout << '\n';
