@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <condition_variable>
+#include <csignal>
 #include <cstdlib>
 #include <mutex>
 #include <sstream>
@@ -13,6 +14,18 @@
 #include "dlfl/collect/process.h"
 
 namespace dlfl::bench {
+
+namespace {
+
+// Whether the command ended as a termination signal ends it: killed by SIGINT, SIGTERM or
+// SIGHUP, or a shell's 128+N for one of them.
+bool ended_by_termination(const collect::ProcessResult& r) {
+  const auto termination = [](int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; };
+  if (r.end == collect::ProcessEnd::signaled) return termination(r.signal);
+  return r.end == collect::ProcessEnd::exited && r.exit_code > 128 && termination(r.exit_code - 128);
+}
+
+}  // namespace
 
 CommandOutcome run_command(const std::string& command, const std::filesystem::path& cwd,
                            const std::vector<std::string>& env, std::chrono::seconds timeout,
@@ -44,6 +57,13 @@ CommandOutcome run_command(const std::string& command, const std::filesystem::pa
     });
   }
   const collect::ProcessResult r = collect::run_process(spec, cancel);
+  // Ctrl-C, scancel and a Slurm requeue signal every process of the group or job: the
+  // command may die of it before our own handler has set *cancel. Its end says nothing of
+  // the version it built, so wait a moment for the signal that stops this run.
+  bool cancelled = r.end == collect::ProcessEnd::cancelled;
+  if (cancel && !cancelled && ended_by_termination(r))
+    for (int i = 0; i < 30 && !(cancelled = cancel->load()); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
   if (saying) {
     {
       std::lock_guard lock(mutex);
@@ -51,12 +71,12 @@ CommandOutcome run_command(const std::string& command, const std::filesystem::pa
     }
     wake.notify_all();
     heartbeat.join();
-    progress->say(progress->label + (r.ok() ? ": done" : ": failed") + " in " + elapsed());
+    progress->say(progress->label + (r.ok() ? ": done" : cancelled ? ": interrupted" : ": failed") + " in " + elapsed());
   }
   CommandOutcome out;
   out.ok = r.ok();
   out.timed_out = r.end == collect::ProcessEnd::timed_out;
-  out.cancelled = r.end == collect::ProcessEnd::cancelled;
+  out.cancelled = cancelled;
   out.how = collect::describe_end(r, timeout);
   out.output = r.out;
   out.seconds = std::chrono::duration<double>(r.wall).count();

@@ -32,6 +32,9 @@ struct StepProgress {
 
 // Runs `/bin/sh -c command` in `cwd` with `env` ("NAME=VALUE") added, in its own process
 // group (a timeout kills the compiler processes too), saying its progress when given.
+// A command ended by SIGINT/SIGTERM/SIGHUP (or a shell's 128+N for one) waits up to 3 s
+// for *cancel: a signal to the whole group or job reaches the command before us, and the
+// outcome is then `cancelled`, not a failure of the version.
 // Throws dlfl::Error only when the shell cannot be started.
 CommandOutcome run_command(const std::string& command, const std::filesystem::path& cwd,
                            const std::vector<std::string>& env, std::chrono::seconds timeout,
