@@ -360,6 +360,8 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
     try {
       out = collect_tree(told, built, watchdog.flag());
       progress.finish();
+      // Its last tests may have died of the signal that stops this run.
+      if (interrupted()) throw Error("interrupted");
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
       const auto* listing = dynamic_cast<const TestListFailure*>(&e);

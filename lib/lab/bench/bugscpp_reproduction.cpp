@@ -263,6 +263,7 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
     Watchdog watchdog(c.subject->fault_timeout, c.interrupt);
     try {
       out = defect.run(cases, watchdog.flag(), name == "fixed");
+      if (interrupted()) throw Error("interrupted");  // its last cases may have died of the stopping signal
     } catch (const Error& e) {
       if (interrupted()) throw Error("interrupted");
       keep_log(plan.log_dir, name + "-tests.log", std::string(e.what()) + "\n");

@@ -339,6 +339,7 @@ FaultRecord run_faults(const FaultContext& c, const WorkTree& tree, std::span<co
     Watchdog watchdog(c.subject->fault_timeout, c.interrupt);
     try {
       collected = collect_tree(c, tree, watchdog.flag());
+      if (interrupted(c)) throw Error("interrupted");  // its last tests may have died of the stopping signal
     } catch (const Error& e) {
       if (interrupted(c)) throw Error("interrupted");
       restore();
