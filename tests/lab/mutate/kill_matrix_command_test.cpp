@@ -44,7 +44,10 @@ TEST(KillMatrixCommand, BadInputFailsInOneLine) {
   const std::string base = kDlfl + " kill-matrix -q -p " + dir.path().string() + " -o " + (dir / "out").string() +
                            " --build true ";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {base + "-s " + (dir / "bad.dlfl").string(), "--gtest BINARY or --ctest DIR"},
+      {base + "-s " + (dir / "bad.dlfl").string(), "--gtest BINARY, --ctest DIR or --tests FILE"},
+      {base + "-s " + (dir / "bad.dlfl").string() + " --gtest t --ctest d", "--gtest BINARY, --ctest DIR or --tests FILE"},
+      {base + "-s " + (dir / "bad.dlfl").string() + " --tests names.txt", "go together"},
+      {base + "-s " + (dir / "bad.dlfl").string() + " --tests names.txt --cmd 'run-one'", "has no {} for the test name"},
       {base + "-s " + (dir / "bad.dlfl").string() + " --gtest t --lines src/a.cpp", "expected FILE:LINE"},
       {base + "-s " + (dir / "bad.dlfl").string() + " --gtest t --lines src/a.cpp:0", "expected FILE:LINE"},
       {base + "-s " + (dir / "bad.dlfl").string() + " --gtest t --formula nosuch", "nosuch"},
@@ -119,6 +122,36 @@ TEST(KillMatrixTensorlite, HybridPutsTheSeededFaultFirstInASmallerTie) {
   const std::string first = slurp(mbfl / "kill-matrix.dlfl");
   ASSERT_EQ(run(kill_matrix, &out), 0) << out;
   EXPECT_EQ(slurp(mbfl / "kill-matrix.dlfl"), first);
+
+  // The same mutants with the tests run one process each from a list of names and a
+  // command template (how a project without GoogleTest or CTest runs its tests): the
+  // journal removed, every run again, judged by exit status and output (without
+  // GoogleTest's times, which would make every failure message differ between runs).
+  ASSERT_EQ(run(kDlfl + " convert " + spectrum.string() + " " + (dir / "names.mtx").string(), &out), 0) << out;
+  std::string names;
+  std::istringstream rows(slurp(dir / "names.tests.csv"));
+  std::string row;
+  std::getline(rows, row);  // header: name,outcome,failure_weight
+  while (std::getline(rows, row)) names += row.substr(0, row.find(',')) + "\n";
+  write_text(dir / "names.txt", names);
+  fs::remove(mbfl / "kill-journal.jsonl");
+  const std::string listed = kDlfl + " kill-matrix -q -j2 --budget 10 --per-line 3 -s " + spectrum.string() + " -p " +
+                             (dir / "gcov").string() + " --root " + kTensorlite.string() + " -o " + mbfl.string() +
+                             " --build '" + build + "' --tests " + (dir / "names.txt").string() +
+                             " --cmd '{out}/build/tensorlite_tests --gtest_print_time=0 --gtest_filter={}'";
+  ASSERT_EQ(run(listed, &out), 0) << out;
+  ASSERT_EQ(run(kDlfl + " rank " + spectrum.string() + " --format csv --mutation hybrid --kill-matrix " +
+                    (mbfl / "kill-matrix.dlfl").string(),
+                &hybrid_csv),
+            0)
+      << hybrid_csv;
+  // Kills are judged on other evidence here (the whole output, not GoogleTest's failure
+  // message), so the order within the tie may differ; the tie still narrows.
+  const auto by_exit = adam_positions(hybrid_csv);
+  ASSERT_TRUE(by_exit.count(34)) << hybrid_csv;
+  EXPECT_GE(by_exit.at(34).first, sbfl_best);
+  EXPECT_LE(by_exit.at(34).second, sbfl_worst);
+  EXPECT_LT(by_exit.at(34).second - by_exit.at(34).first, sbfl_worst - sbfl_best);
 }
 
 }  // namespace

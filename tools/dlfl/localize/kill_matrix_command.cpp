@@ -1,4 +1,5 @@
-// `dlfl kill-matrix -s SPECTRUM -p BUILD --build CMD --gtest BIN -o DIR`: mutation-based
+// `dlfl kill-matrix -s SPECTRUM -p BUILD --build CMD --gtest BIN -o DIR` (or --ctest DIR,
+// or --tests FILE --cmd TEMPLATE): mutation-based
 // localization's measurements. Mutants of the most suspicious lines are compiled into one
 // schemata build, each test that can see a mutant reruns with it switched on, and which
 // mutants change which tests' outcomes is written as a kill matrix for `dlfl rank --mutation`.
@@ -45,6 +46,8 @@ struct KillMatrixOptions {
   std::string build_command;
   std::string gtest;
   std::string ctest;
+  std::string tests;    // file of test names, run with `command`
+  std::string command;  // test command template ({} = the name)
   std::string formula = "ochiai";
   std::vector<std::string> lines;  // FILE:LINE as the spectrum spells FILE
   std::vector<std::string> operators;
@@ -195,7 +198,11 @@ void build_tree(const std::string& command, const fs::path& out) {
 #endif
 
 void run_kill_matrix(const KillMatrixOptions& o) {
-  if (o.gtest.empty() == o.ctest.empty()) throw Error("kill-matrix: give the schemata build's tests: --gtest BINARY or --ctest DIR");
+  if (int{!o.gtest.empty()} + int{!o.ctest.empty()} + int{!o.tests.empty()} != 1)
+    throw Error("kill-matrix: give the schemata build's tests: --gtest BINARY, --ctest DIR or --tests FILE --cmd 'COMMAND {}'");
+  if (o.tests.empty() != o.command.empty()) throw Error("kill-matrix: --tests FILE and --cmd 'COMMAND {}' go together");
+  if (!o.command.empty() && o.command.find("{}") == std::string::npos)
+    throw Error("kill-matrix: --cmd '" + o.command + "' has no {} for the test name");
   make_formula(o.formula);  // typos fail before the slow parts
   mutate::select_operators(o.operators);
   for (const auto& text : o.lines) parse_place(text);
@@ -230,8 +237,9 @@ void run_kill_matrix(const KillMatrixOptions& o) {
   for (const auto& m : manifest.mutants) r.mutants.push_back({m.number, m.file, m.line, m.op, m.function});
   const fs::path scratch = out / "runs";
   fs::create_directories(scratch);
-  r.tests = o.gtest.empty() ? collect::list_ctest_tests(expand(o.ctest, out, tree), {})
-                            : collect::list_gtest_tests(expand(o.gtest, out, tree), {});
+  if (!o.gtest.empty()) r.tests = collect::list_gtest_tests(expand(o.gtest, out, tree), {});
+  else if (!o.ctest.empty()) r.tests = collect::list_ctest_tests(expand(o.ctest, out, tree), {});
+  else r.tests = collect::make_template_commands(collect::read_test_list(o.tests), expand(o.command, out, tree));
   r.switch_variable = manifest.switch_variable;
   r.journal = out / kJournalFileName;
   r.schemata_digest = io::manifest_digest(manifest);
@@ -295,6 +303,10 @@ void add_kill_matrix_command(CLI::App& app) {
       ->required();
   cmd->add_option("--gtest", o->gtest, "The schemata build's GoogleTest binary ({tree}, {out} expanded)");
   cmd->add_option("--ctest", o->ctest, "The schemata build's CTest directory ({tree}, {out} expanded)");
+  cmd->add_option("--tests", o->tests, "File of test names (as the spectrum names them), one a line, run with --cmd");
+  cmd->add_option("--cmd", o->command,
+                  "Command template for --tests, run by /bin/sh -c in the current directory; {} is replaced by the "
+                  "quoted test name, {tree} and {out} expanded; exit status 0 passes");
   cmd->add_option("-f,--formula", o->formula, "Formula choosing the suspicious lines (default: ochiai)");
   cmd->add_option("--lines", o->lines, "Mutate these lines instead, FILE:LINE as the spectrum names FILE (repeatable)");
   cmd->add_option("--budget", o->budget, "Mutants wanted: lines after the top tie are added while fewer are chosen (the top tie is always whole; default 200)");
