@@ -48,6 +48,39 @@ def ensure_tools():
     run(f"apt-get install -y {' '.join(missing)}")
 
 
+def gcov_spectrum(dlfl, flags, gcov, spectrum, launcher=""):
+    """Builds tensorlite's tests with gcov (-O0) in `gcov` and collects the whole suite's
+    spectrum into `spectrum`."""
+    run(f"cmake -S {TENSORLITE} -B {gcov} -G Ninja {flags}{launcher} '-DCMAKE_CXX_FLAGS=-O0 --coverage' "
+        f"-DCMAKE_EXE_LINKER_FLAGS=--coverage >/dev/null && cmake --build {gcov} -j2 --target tensorlite_tests "
+        ">/dev/null")
+    run(f"{dlfl} collect -q -j2 --gtest {gcov}/tensorlite_tests --source-root {TENSORLITE} --exclude 'tests/*' "
+        f"-o {spectrum}")
+
+
+def kill_matrix(dlfl, flags, gcov, spectrum, out, budget, per_line, extra="", launcher=""):
+    """`dlfl kill-matrix` on the spectrum (its schemata tree built -O0 in OUT/build);
+    returns its wall time in seconds."""
+    build = (f"cmake -S {{tree}} -B {{out}}/build -G Ninja {flags}{launcher} -DCMAKE_CXX_FLAGS=-O0 >/dev/null && "
+             "cmake --build {out}/build -j2 --target tensorlite_tests >/dev/null")
+    start = time.monotonic()
+    run(f"{dlfl} kill-matrix -q -j2 --budget {budget} --per-line {per_line} -s {spectrum} -p {gcov} "
+        f"--root {TENSORLITE} -o {out} {extra} --build '{build}' --gtest '{{out}}/build/tensorlite_tests'")
+    return time.monotonic() - start
+
+
+def journal_runs(out):
+    """(test runs, of them the original program's) in OUT/kill-journal.jsonl."""
+    runs = original_runs = 0
+    with open(os.path.join(out, "kill-journal.jsonl")) as journal:
+        for line in journal:
+            entry = json.loads(line) if line.strip() else {}
+            if "m" in entry:
+                runs += 1
+                original_runs += entry["m"] == 0
+    return runs, original_runs
+
+
 def compile_seconds(source, build_dir, flags):
     """A fresh configure (not timed) and a from-scratch build (timed) of the test binary."""
     shutil.rmtree(build_dir, ignore_errors=True)
@@ -78,28 +111,13 @@ def main():
 
     print("building tensorlite with gcov and collecting its spectrum ...", file=sys.stderr)
     gcov = os.path.join(w, "gcov")
-    run(f"cmake -S {TENSORLITE} -B {gcov} -G Ninja {flags} '-DCMAKE_CXX_FLAGS=-O0 --coverage' "
-        f"-DCMAKE_EXE_LINKER_FLAGS=--coverage && cmake --build {gcov} -j2 --target tensorlite_tests")
     spectrum = os.path.join(w, "sfl.dlfl")
-    run(f"{dlfl} collect -q -j2 --gtest {gcov}/tensorlite_tests --source-root {TENSORLITE} --exclude 'tests/*' "
-        f"-o {spectrum}")
-
+    gcov_spectrum(dlfl, flags, gcov, spectrum)
     print(f"dlfl kill-matrix --budget {a.budget} --per-line {a.per_line} ...", file=sys.stderr)
     out = os.path.join(w, "mbfl")
-    build = (f"cmake -S {{tree}} -B {{out}}/build -G Ninja {flags} -DCMAKE_CXX_FLAGS=-O0 >/dev/null && "
-             "cmake --build {out}/build -j2 --target tensorlite_tests >/dev/null")
-    start = time.monotonic()
-    run(f"{dlfl} kill-matrix -q -j2 --budget {a.budget} --per-line {a.per_line} -s {spectrum} -p {gcov} "
-        f"--root {TENSORLITE} -o {out} --regenerate --build '{build}' --gtest '{{out}}/build/tensorlite_tests'")
-    kill_matrix_s = time.monotonic() - start
+    kill_matrix_s = kill_matrix(dlfl, flags, gcov, spectrum, out, a.budget, a.per_line, "--regenerate")
     manifest = json.load(open(os.path.join(out, "mutants.json")))
-    runs = original_runs = 0
-    with open(os.path.join(out, "kill-journal.jsonl")) as journal:
-        for line in journal:
-            entry = json.loads(line) if line.strip() else {}
-            if "m" in entry:
-                runs += 1
-                original_runs += entry["m"] == 0
+    runs, original_runs = journal_runs(out)
 
     print(f"compiling both trees from scratch, {a.repeat} times each ...", file=sys.stderr)
     plain_t, schemata_t = [], []
