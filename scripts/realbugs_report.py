@@ -467,9 +467,11 @@ def page(out, lists):
         # (bug, tests cell, positions, listed): this run's positions, or those its entry records.
         shown = [(bug, f"{r['tests']} ({r['failing']})", positions_of(rows, bug), False)
                  for r in kept for bug in [r["subject"] + "#" + r["fault"]]]
-        shown += [(bug, "", positions_of(rows, bug), False) for bug in study.from_spectrum]
-        shown += [(e["id"], f"{e.get('tests', '?')} ({len(e.get('failing_tests', []))})", recorded_positions(e), True)
-                  for e in study.recorded]
+        def tests_cell(e):
+            return f"{e.get('tests', '?')} ({len(e.get('failing_tests', []))})"
+        listed = {e["id"]: e for e in study.listed}
+        shown += [(bug, tests_cell(listed[bug]), positions_of(rows, bug), False) for bug in study.from_spectrum]
+        shown += [(e["id"], tests_cell(e), recorded_positions(e), True) for e in study.recorded]
         shown.sort(key=lambda b: bug_key(b[0]))
         known = FORMULAS + TECHNIQUES + [t + SENSITIVITY for t in FORMULAS + TECHNIQUES]
         present = [t for t in known if any(r["technique"] == t for r in rows)]

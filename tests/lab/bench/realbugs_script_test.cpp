@@ -220,6 +220,13 @@ TEST_F(RealbugsScript, TheFiguresAddUpWhatTheListsRecordOfTheBugsARunDidNotRun) 
                                       "fixture+calc#1.\n"));
   for (const char* side : {"## DL side", "## Traditional side"})
     EXPECT_EQ(summary_rows(from_spectra, side), summary_rows(page, side)) << side;
+  // The bug's row, its test counts from the entry included, as the run printed it.
+  const auto first_row = [](const std::string& text, const std::string& start) {
+    const auto at = text.find(start);
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  ASSERT_NE(first_row(page, "| fixture+calc#1 | "), "") << page;
+  EXPECT_EQ(first_row(from_spectra, "| fixture+calc#1 | "), first_row(page, "| fixture+calc#1 | "));
   EXPECT_EQ(slurp(reranked / "compare.md"), slurp(out / "compare.md"));
 
   // Without the kept spectra: the positions and values the entries record, the bugs
