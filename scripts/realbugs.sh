@@ -37,6 +37,10 @@
 #                      values) into the lists, replacing their entries, and copy each one's
 #                      compressed spectrum into LISTS/spectra/SIDE/ when it is at most
 #                      DLFL_KEPT_SPECTRUM_BYTES (default 2 MiB)
+#   --mbfl N           mutation-based localization of each kept bug with a budget of N mutants
+#                      (bugset reproduce --mbfl): its kill matrix is kept beside the spectrum
+#                      (and compressed in the lists with --record), and Ochiai's hybrid,
+#                      Metallaxis and MUSE are ranked and evaluated as techniques
 #   --page DOC         also put OUT/results.md into DOC, between its lines `<!-- results.md -->`
 #                      and `<!-- end of results.md -->` (docs/realbugs.md: the study's page)
 #   -o DIR             output directory (reused to resume)
@@ -69,6 +73,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 repos="" bugscpp="" lists="$here/bugsets" labels="" out="" doc="" limit="" jobs=1 build_jobs="" reproduce=1 retry=0 record=0
+mbfl=""
 sides=(dl traditional)
 bugs=()
 slurm=0 shards=4 sbatch_args="" shard="" join=""
@@ -83,7 +88,7 @@ while (($#)); do
     --join) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--join: a positive number, not '${2-}'"; join=$2; shift 2; continue ;;
   esac
   case $1 in -o) ;;  # given again as an absolute path
-    --side|--lists|--repos|--bugscpp|--labels|--bug|--limit|--jobs|--build-jobs) passed+=("$1" "${2-}") ;;
+    --side|--lists|--repos|--bugscpp|--labels|--bug|--limit|--jobs|--build-jobs|--mbfl) passed+=("$1" "${2-}") ;;
     *) passed+=("$1") ;;
   esac
   case $1 in
@@ -96,6 +101,7 @@ while (($#)); do
     --limit) limit=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --build-jobs) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--build-jobs: a positive number, not '${2-}'"; build_jobs=$2; shift 2 ;;
+    --mbfl) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--mbfl: a positive number of mutants, not '${2-}'"; mbfl=$2; shift 2 ;;
     --no-reproduce) reproduce=0; shift ;;
     --retry-discarded) retry=1; shift ;;
     --record) record=1; shift ;;
@@ -275,6 +281,7 @@ for side in "${sides[@]}"; do
     [[ -n $limit ]] && args+=(--limit "$limit")
     ((retry)) && args+=(--retry-discarded)
     [[ -n $build_jobs ]] && args+=(--build-jobs "$build_jobs")
+    [[ -n $mbfl ]] && args+=(--mbfl "$mbfl")
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
     dest=$out/$side
     if [[ -n $shard ]]; then
@@ -293,7 +300,7 @@ for side in "${sides[@]}"; do
   # again from the list, so a rule applies to them without building them again.
   spectra="$out/$side/spectra"
   for packed in "$lists/spectra/$side"/*.dlfl.xz; do
-    [[ -e $packed ]] || continue
+    [[ -e $packed && $packed != *.kill-matrix.dlfl.xz ]] || continue
     bug=$(basename "$packed" .dlfl.xz)
     grep -qxF -- "$bug" <<<"$ids" && [[ ! -f $spectra/$bug.dlfl ]] || continue
     # Its entry alone (the list's other entries may name their bug only); an entry without
@@ -310,6 +317,11 @@ for side in "${sides[@]}"; do
         die "$packed: deriving its $rule ground truth from $lists/$side.jsonl failed: ${said##*$'\n'}"
     done
     rm -f "$spectra/$bug.entry.jsonl"
+    kills="$lists/spectra/$side/$bug.kill-matrix.dlfl.xz"
+    if [[ -f $kills ]]; then
+      xz -dc -- "$kills" > "$spectra/$bug.kill-matrix.dlfl.tmp" || die "$kills: not an xz-compressed kill matrix"
+      mv "$spectra/$bug.kill-matrix.dlfl.tmp" "$spectra/$bug.kill-matrix.dlfl"
+    fi
     mv "$spectra/$bug.dlfl.tmp" "$spectra/$bug.dlfl"
   done
 
@@ -318,7 +330,7 @@ for side in "${sides[@]}"; do
   batch="$out/$side/eval-batch.csv"
   echo "bug,ranking,truth,technique" > "$batch.tmp"
   for spectrum in "$spectra"/*.dlfl; do
-    [[ -e $spectrum ]] || continue
+    [[ -e $spectrum && $spectrum != *.kill-matrix.dlfl ]] || continue
     bug=$(basename "$spectrum" .dlfl)
     truth="$spectra/$bug.truth"
     dir="$out/$side/rankings/$bug"
@@ -338,6 +350,20 @@ for side in "${sides[@]}"; do
         echo "$bug,$ranking,$truth,$name" >> "$batch.tmp"
       done
     done
+    # Mutation-based localization where the bug has a kill matrix (--mbfl): Ochiai's
+    # order with its ties broken by Metallaxis, Metallaxis on Ochiai, and MUSE.
+    kills="$spectra/$bug.kill-matrix.dlfl"
+    if [[ -f $kills ]]; then
+      for t in hybrid metallaxis muse; do
+        ranking="$dir/ochiai-$t.csv"
+        [[ $ranking -nt $spectrum && $ranking -nt $kills ]] ||
+          "$dlfl" rank "$spectrum" -f ochiai --mutation "$t" --kill-matrix "$kills" --format csv -o "$ranking"
+        name="ochiai-$t"; [[ $t == muse ]] && name=muse
+        echo "$bug,$ranking,$truth,$name" >> "$batch.tmp"
+      done
+      [[ $kills.xz -nt $kills ]] ||
+        { xz -6 -T1 -c -- "$kills" > "$kills.xz.tmp" && mv "$kills.xz.tmp" "$kills.xz"; }
+    fi
     # The sensitivity variant: Ochiai's ranking against the whole-file convention.
     [[ -f $spectra/$bug.whole-file.truth ]] &&
       echo "$bug,$dir/ochiai-line.csv,$spectra/$bug.whole-file.truth,ochiai-whole-file" >> "$batch.tmp"
@@ -406,6 +432,11 @@ if ((record)); then
       if ((size <= kept_bytes)); then
         mkdir -p "$lists/spectra/$side"
         cp -- "$packed" "$lists/spectra/$side/$bug.dlfl.xz.tmp" && mv -- "$lists/spectra/$side/$bug.dlfl.xz.tmp" "$lists/spectra/$side/$bug.dlfl.xz"
+        kills="$out/$side/spectra/$bug.kill-matrix.dlfl.xz"
+        if [[ -f $kills ]]; then
+          cp -- "$kills" "$lists/spectra/$side/$bug.kill-matrix.dlfl.xz.tmp" &&
+            mv -- "$lists/spectra/$side/$bug.kill-matrix.dlfl.xz.tmp" "$lists/spectra/$side/$bug.kill-matrix.dlfl.xz"
+        fi
       else
         echo "realbugs.sh: $bug: its compressed spectrum ($size bytes) is over $kept_bytes bytes, not copied into $lists/spectra" >&2
       fi

@@ -32,6 +32,9 @@ import tempfile
 
 FORMULAS = ["ochiai", "dstar2", "op2", "tarantula"]
 TECHNIQUES = ["ochiai-block", "ochiai-flitsr", "ochiai-prfl"]
+# Mutation-based localization (realbugs.sh --mbfl), where a bug has a kill matrix.
+MUTATION_TECHNIQUES = ["ochiai-hybrid", "ochiai-metallaxis", "muse"]
+TECHNIQUES += MUTATION_TECHNIQUES
 # The ground-truth rules (dlfl's fix_truth.h): a run's values are under the study's rule;
 # a list entry says which rule its values are under (none: the whole-file convention,
 # the one of the entries recorded before the rule). Values under the whole-file
@@ -390,6 +393,29 @@ def summary(rows, executed, technique, level):
     }
 
 
+def mutation_cost_lines(kept, recorded):
+    """The cost of each bug's mutation analysis (`bugset reproduce --mbfl`), of this run's
+    kept bugs and as the `recorded` list entries record it, or nothing when no bug had one."""
+    costs = [(r["subject"] + "#" + r["fault"], r["mbfl"], False) for r in kept if r.get("mbfl")]
+    costs += [(e["id"], e["mbfl"], True) for e in recorded if e.get("mbfl")]
+    if not costs:
+        return []
+    lines = ["Mutation analysis per bug (`dlfl kill-matrix` on the buggy version: mutants generated / compiled "
+             "into the one schemata build / killed, test runs, the schemata build against the same run's build "
+             "of the buggy version with coverage, the test runs, the whole step; seconds of wall time):", "",
+             "| bug | mutants | killed | test runs | schemata build s | coverage build s | runs s | step s |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for bug, m, from_list in sorted(costs, key=lambda c: bug_key(c[0])):
+        name = f"{bug} (listed)" if from_list else bug
+        if m.get("failure"):
+            lines.append(f"| {name} | not measured: {m['failure']} | | | | | | |")
+            continue
+        lines.append(f"| {name} | {m['generated']} / {m['compiled']} | {m['killed']} | {m['runs']} | "
+                     f"{m['build_seconds']:.0f} | {m['plain_build_seconds']:.0f} | {m['run_seconds']:.0f} | "
+                     f"{m['seconds']:.0f} |")
+    return lines + [""]
+
+
 def page(out, lists):
     lines = ["# SBFL on real bugs: DL frameworks against traditional programs", ""]
     lines += ["Written by `scripts/realbugs.sh` (docs/realbugs.md says how to run it).", ""]
@@ -496,6 +522,7 @@ def page(out, lists):
                     lines.append(f"| {t} | {level} | {s['n']} | {top} | {s['exam']:.4f} | {s['exam_executed']:.4f} | "
                                  f"{s['map']:.3f} | {s['mrr']:.3f} |")
         lines.append("")
+        lines += mutation_cost_lines(kept, [e for e in study.listed if e["id"] in study.from_spectrum] + study.recorded)
     for name, title in (("compare.md", "DL against traditional (`dlfl compare`, line level, average ties)"),
                         ("compare-real-lines.md", "DL against traditional, the bugs whose whole-file truth is lines only"),
                         ("compare-by-kind.md", "DL bugs: DL-specific against generic"),
@@ -540,6 +567,8 @@ def curated_list(out, side):
                 entry["faulty_whole_file"] = [l.strip() for l in f if l.strip()]
         entry["recipe"] = r.get("recipe", "")
         entry["tests"] = r.get("tests", 0)
+        if r.get("mbfl"):
+            entry["mbfl"] = r["mbfl"]
         if host := host_of(r):
             entry["host"] = host
         entry["positions"] = positions_of(rows, bug)

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "dlfl/lab/bench/bug_kill_matrix.h"
 #include "dlfl/lab/bench/bugscpp_reproduction.h"
 #include "dlfl/lab/bench/cmake_test_options.h"
 #include "dlfl/lab/bench/download_detection.h"
@@ -177,25 +178,30 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
   if (!candidacy.native_change())
     return discard("no C/C++ change", "the fix changes no C/C++/CUDA line outside the tests");
 
-  // The buggy version: the parent, with the test files as the fix left them.
-  if (const GitResult r0 = check_out_clean(*plan.clone, tree.source, plan.parent); !r0.ok)
-    return discard("checkout failed", "checking out the parent " + plan.parent.substr(0, 12) + ": " + r0.what);
-  if (!candidacy.test_files.empty()) {
-    std::vector<std::string> args{"checkout", plan.fix, "--"};
-    args.insert(args.end(), candidacy.test_files.begin(), candidacy.test_files.end());
-    if (const GitResult g = run_git(tree.source, args); !g.ok)
-      return discard("checkout failed", "bringing in the fix's test files: " + g.what);
-  }
-  for (const auto& file : candidacy.deleted_test_files) {
-    fs::path path;
-    try {
-      path = path_inside(tree.source, file, "a test file the fix deletes");
-    } catch (const Error& e) {
-      return discard("unsafe path", e.what());
+  // The buggy version: the parent, with the test files as the fix left them. Returns
+  // {reason, detail} of a failure, or {} (also for the mutation analysis's checkout).
+  const auto check_out_buggy = [&]() -> std::pair<std::string, std::string> {
+    if (const GitResult r0 = check_out_clean(*plan.clone, tree.source, plan.parent); !r0.ok)
+      return {"checkout failed", "checking out the parent " + plan.parent.substr(0, 12) + ": " + r0.what};
+    if (!candidacy.test_files.empty()) {
+      std::vector<std::string> args{"checkout", plan.fix, "--"};
+      args.insert(args.end(), candidacy.test_files.begin(), candidacy.test_files.end());
+      if (const GitResult g = run_git(tree.source, args); !g.ok)
+        return {"checkout failed", "bringing in the fix's test files: " + g.what};
     }
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+    for (const auto& file : candidacy.deleted_test_files) {
+      fs::path path;
+      try {
+        path = path_inside(tree.source, file, "a test file the fix deletes");
+      } catch (const Error& e) {
+        return {"unsafe path", e.what()};
+      }
+      std::error_code ec;
+      fs::remove(path, ec);
+    }
+    return {};
+  };
+  if (const auto [reason, detail] = check_out_buggy(); !reason.empty()) return discard(reason, detail);
   r.fix_tests = candidacy.test_files;
   if (log && candidacy.tests_touched())
     log(r.key() + ": test files of the fix brought into the buggy version (Defects4J convention): " +
@@ -375,7 +381,9 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
     return std::nullopt;
   };
 
+  const auto build_start = std::chrono::steady_clock::now();
   if (auto d = build("buggy", true)) return *d;
+  const double buggy_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
   TreeSpectrum buggy;
   if (auto d = run_tests(run_context, "buggy", buggy)) return *d;
   r.tests = buggy.spectrum.test_count();
@@ -422,6 +430,22 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
   r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
   if (const std::string why = localize_reproduced_bug(c, plan, spectrum, r); !why.empty())
     return discard("no faulty line in the spectrum", why);
+
+  // Mutation-based localization on the buggy version, checked out again.
+  if (!c.kill_matrix.command.empty()) {
+    if (const auto [reason, detail] = check_out_buggy(); !reason.empty()) return discard(reason, detail);
+    if (auto d = update_submodules("buggy")) return *d;
+    BugKillMatrixRun run;
+    run.source = tree.source;
+    run.compile_database = runtime ? plain.build : tree.build;
+    run.test_build = built.build;
+    run.out = tree.build.parent_path() / "kill-matrix";
+    FaultContext configured = c;
+    with_test_options(configured, "buggy", false);
+    run.vars = configured.vars;
+    run.plain_build_seconds = buggy_build_seconds;
+    add_kill_matrix(c, plan, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
+  }
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

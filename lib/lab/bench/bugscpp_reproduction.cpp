@@ -317,6 +317,11 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
   r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
   if (const std::string why = localize_reproduced_bug(c, plan, spectrum, r); !why.empty())
     return discard("no faulty line in the spectrum", why);
+  // kill-matrix parses the sources with a compilation database, which BugsC++'s build
+  // scripts (make, or CMake in the source tree) are not asked to write.
+  if (!c.kill_matrix.command.empty())
+    r.mbfl.emplace().failure =
+        "mutation analysis of BugsC++ defects is not supported: their build scripts write no compilation database";
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -62,6 +62,9 @@ nlohmann::json fingerprint(const ReproduceOptions& o) {
   nlohmann::json j = {
       {"manifest", fs::absolute(o.manifest).lexically_normal().string()}, {"formulas", o.formulas}, {"top_n", o.top_n}};
   if (o.shard) j["shard"] = shard_name(*o.shard);  // only then: unsharded directories keep their fingerprint
+  // Only with mutation analysis, for the same reason.
+  if (!o.kill_matrix.command.empty())
+    j["mbfl"] = {{"budget", o.kill_matrix.budget}, {"per_line", o.kill_matrix.per_line}};
   return j;
 }
 
@@ -179,6 +182,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     context.test_filter = setup.recipe.test_filter;
     context.interrupt = o.interrupt;
     context.crash_dump_library = o.crash_dump_library;
+    context.kill_matrix = o.kill_matrix;
   }
   std::map<std::string, std::unique_ptr<GitClone>> clones;
   std::vector<BugPlan> plans;
@@ -223,7 +227,7 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
 
   fs::create_directories(o.out_dir);
   check_run_configuration(o.out_dir / std::string(kReproduceConfigFileName), fingerprint(o).dump(),
-                          "reproduction configuration (manifest, formulas or top N differ)");
+                          "reproduction configuration (manifest, formulas, top N or --mbfl differ)");
   ResultsStore store(o.out_dir / std::string(kResultsFileName));
   if (o.shard) {
     nlohmann::json listed = nlohmann::json::array();
@@ -270,6 +274,9 @@ ReproduceResult reproduce_bugs(const ReproduceOptions& o) {
     context.vars["launcher"] =
         ccache_on_path() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache" : "";
     context.build_env = {"CCACHE_BASEDIR=" + work.string()};
+    // kill-matrix parses the buggy version with the build's compilation database, which
+    // CMake (3.17 on) writes for any configure command when this is in its environment.
+    if (!o.kill_matrix.command.empty()) context.build_env.push_back("CMAKE_EXPORT_COMPILE_COMMANDS=ON");
     switch (setup.recipe.backend) {
       case Backend::gcov: context.vars["cflags"] = context.vars["ldflags"] = "--coverage"; break;
       case Backend::llvm:

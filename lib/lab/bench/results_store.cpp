@@ -52,6 +52,18 @@ std::string record_to_json(const FaultRecord& r) {
   if (!r.tail.empty()) j["tail"] = r.tail;
   if (r.attempt > 1) j["attempt"] = r.attempt;
   if (!r.detail.empty()) j["detail"] = r.detail;
+  if (r.mbfl) {
+    const MutationCost& m = *r.mbfl;
+    j["mbfl"] = {{"failure", m.failure},
+                 {"generated", m.generated},
+                 {"compiled", m.compiled},
+                 {"killed", m.killed},
+                 {"runs", m.runs},
+                 {"build_seconds", m.build_seconds},
+                 {"run_seconds", m.run_seconds},
+                 {"seconds", m.seconds},
+                 {"plain_build_seconds", m.plain_build_seconds}};
+  }
   return j.dump(-1, ' ', false, json::error_handler_t::replace);  // paths may not be UTF-8
 }
 
@@ -104,6 +116,19 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
       r.attempt = static_cast<unsigned>(it->get<std::uint64_t>());
     }
     if (const auto it = j.find("detail"); it != j.end()) it->get_to(r.detail);
+    if (const auto it = j.find("mbfl"); it != j.end()) {
+      MutationCost m;
+      it->at("failure").get_to(m.failure);
+      it->at("generated").get_to(m.generated);
+      it->at("compiled").get_to(m.compiled);
+      it->at("killed").get_to(m.killed);
+      it->at("runs").get_to(m.runs);
+      it->at("build_seconds").get_to(m.build_seconds);
+      it->at("run_seconds").get_to(m.run_seconds);
+      it->at("seconds").get_to(m.seconds);
+      it->at("plain_build_seconds").get_to(m.plain_build_seconds);
+      r.mbfl = std::move(m);
+    }
     if (r.subject.empty() || r.fault.empty()) throw Error(source, line_number, "a record without subject or fault");
     return r;
   } catch (const json::exception& e) {

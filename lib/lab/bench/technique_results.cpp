@@ -65,4 +65,29 @@ std::vector<FormulaResult> technique_results(const FaultContext& c, const Spectr
   return out;
 }
 
+std::vector<FormulaResult> mutation_results(const FaultContext& c, const Spectrum& spectrum, const Spectrum& kill_matrix,
+                                            std::span<const eval::GroundTruthItem> faults,
+                                            const eval::EvaluationOptions& options) {
+  std::vector<FormulaResult> out;
+  const auto rank = [&](MutationTechnique technique, const std::vector<Formula>& formulas, bool named_by_formula) {
+    RankRequest r;
+    r.ranked = false;
+    r.threads = 1;
+    r.mutation = technique;
+    r.kill_matrix = &kill_matrix;
+    r.formulas = formulas;
+    const Ranking ranking = localize(spectrum, r);
+    for (std::size_t f = 0; f < ranking.formulas.size(); ++f) {
+      const auto ranked = eval::scored_elements(ranking.elements(), ranking.formulas[f].scores);
+      const std::string technique_name(mutation_technique_name(technique));
+      const std::string name = named_by_formula ? formulas[f].name() + "+" + technique_name : technique_name;
+      out.push_back(formula_result(name, eval::evaluate(ranked, faults, options)));
+    }
+  };
+  rank(MutationTechnique::hybrid, c.formulas, true);
+  rank(MutationTechnique::metallaxis, c.formulas, true);
+  if (!c.formulas.empty()) rank(MutationTechnique::muse, {c.formulas.front()}, false);  // the formula is not read
+  return out;
+}
+
 }  // namespace dlfl::bench

@@ -36,6 +36,20 @@ TEST(ResultsStore, RecordRoundTripsThroughJson) {
   FaultRecord real = r;
   real.host = "AMD EPYC (family 23, model 1; x86_64: sse4_2 avx avx2 fma)";
   EXPECT_EQ(parse_record(record_to_json(real), "x", 1).host, real.host);
+  // Mutation analysis: written only when asked for, its cost read back whole.
+  EXPECT_EQ(record_to_json(r).find("\"mbfl\""), std::string::npos);
+  real.mbfl = MutationCost{.failure = "", .generated = 9, .compiled = 8, .killed = 5, .runs = 70, .build_seconds = 12.5,
+                           .run_seconds = 30.25, .seconds = 45.0, .plain_build_seconds = 10.0};
+  const FaultRecord measured = parse_record(record_to_json(real), "x", 1);
+  ASSERT_TRUE(measured.mbfl.has_value());
+  EXPECT_EQ(measured.mbfl->compiled, 8u);
+  EXPECT_EQ(measured.mbfl->runs, 70u);
+  EXPECT_DOUBLE_EQ(measured.mbfl->run_seconds, 30.25);
+  EXPECT_DOUBLE_EQ(measured.mbfl->plain_build_seconds, 10.0);
+  EXPECT_EQ(record_to_json(measured), record_to_json(real));
+  real.mbfl = MutationCost{};
+  real.mbfl->failure = "no compilation database in build";
+  EXPECT_EQ(parse_record(record_to_json(real), "x", 1).mbfl->failure, real.mbfl->failure);
 }
 
 TEST(ResultsStore, ReopenedStoreHoldsEveryAppendedFault) {

@@ -2,6 +2,7 @@
 // real bugs from their fix commits in the user's clones, through collect → rank → eval.
 #include <unistd.h>
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 
@@ -31,6 +32,9 @@ struct ReproduceCommandOptions {
   std::vector<std::string> formulas;
   std::size_t limit = 0;
   std::string shard;
+  std::size_t mbfl_budget = 0;
+  std::size_t mbfl_per_line = 5;
+  unsigned mbfl_timeout = 7200;
   bool quiet = false;
 };
 
@@ -70,6 +74,12 @@ void run_reproduce(const ReproduceCommandOptions& o) {
   // As `dlfl collect`: a crashing test keeps its coverage (crashes are the most common
   // symptom of DL bugs; without it every line of such a bug ties).
   options.crash_dump_library = crash_dump_library();
+  if (o.mbfl_budget > 0) {
+    options.kill_matrix.command = {self_executable().string(), "kill-matrix"};
+    options.kill_matrix.budget = o.mbfl_budget;
+    options.kill_matrix.per_line = o.mbfl_per_line;
+    options.kill_matrix.timeout = std::chrono::seconds(o.mbfl_timeout);
+  }
   options.out_dir = o.out_dir;
   options.work_dir = o.work_dir;
   options.jobs = o.jobs;
@@ -130,6 +140,15 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
                   "I/N: only the selected bugs of shard I of N (0 <= I < N, split by a hash of the bug id: the same\n"
                   "on every machine; a job array's task per shard). OUT is then the shard's; `dlfl bugset join`\n"
                   "joins the N shards' directories into one");
+  cmd->add_option("--mbfl", o->mbfl_budget,
+                  "Mutation-based localization of each kept bug with a budget of N mutants: `dlfl kill-matrix` on\n"
+                  "its buggy version (one schemata build by the recipe's commands, its tests rerun per mutant); the\n"
+                  "results add FORMULA+hybrid, FORMULA+metallaxis and muse, each record its cost (default 0: none)");
+  cmd->add_option("--mbfl-per-line", o->mbfl_per_line, "With --mbfl: at most N mutants per line (default 5)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  cmd->add_option("--mbfl-timeout", o->mbfl_timeout,
+                  "With --mbfl: seconds for one bug's schemata build and runs (default 7200)")
+      ->check(CLI::Range(1u, 604800u));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] { run_reproduce(*o); });
 }

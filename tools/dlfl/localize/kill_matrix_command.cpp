@@ -3,6 +3,7 @@
 // localization's measurements. Mutants of the most suspicious lines are compiled into one
 // schemata build, each test that can see a mutant reruns with it switched on, and which
 // mutants change which tests' outcomes is written as a kill matrix for `dlfl rank --mutation`.
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -17,6 +18,7 @@
 #include "dlfl/collect/test_source.h"
 #include "dlfl/counts.h"
 #include "dlfl/error.h"
+#include "dlfl/formats/kill_matrix_cost.h"
 #include "dlfl/formats/mutant_manifest.h"
 #include "dlfl/formats/spectrum_formats.h"
 #include "dlfl/lab/mutate/operators.h"
@@ -213,6 +215,10 @@ void run_kill_matrix(const KillMatrixOptions& o) {
   fs::create_directories(out);
   const fs::path root = fs::absolute(o.root.empty() ? fs::current_path() : fs::path(o.root));
   const fs::path manifest_path = out / io::kMutantManifestFileName;
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  io::KillMatrixCost cost;
+  auto started = Clock::now();
   io::MutantManifest manifest;
   if (fs::exists(manifest_path) && !o.regenerate) {
     manifest = io::read_mutant_manifest(manifest_path);
@@ -224,13 +230,16 @@ void run_kill_matrix(const KillMatrixOptions& o) {
     // The journal holds results of the mutants before: still good when they are the same.
     if (had && io::manifest_digest(manifest) != before) fs::remove(out / kJournalFileName);
     io::write_mutant_manifest(manifest, manifest_path);
+    cost.generate_seconds = seconds_since(started);
   }
   if (!o.quiet)
     std::cerr << "dlfl: " << manifest.mutants.size() << " of " << manifest.generated << " mutants compiled in ("
               << manifest.dropped_uncompilable << " do not compile, " << manifest.dropped_unguardable
               << " have no place for a switch)\n";
   const fs::path tree = out / manifest.tree;
+  started = Clock::now();
   build_tree(expand(o.build_command, out, tree), out);
+  cost.build_seconds = seconds_since(started);
 
   collect::MutantRunRequest r;
   r.spectrum = &spectrum;
@@ -255,7 +264,9 @@ void run_kill_matrix(const KillMatrixOptions& o) {
   {
     InterruptScope scope;
     r.interrupt = &InterruptScope::flag();
+    started = Clock::now();
     result = collect::run_mutants(r);
+    cost.run_seconds = seconds_since(started);
   }
   if (result.interrupted) {
     std::cerr << "dlfl: interrupted; " << r.journal.string() << " keeps the runs that ended: run again to go on\n";
@@ -263,6 +274,12 @@ void run_kill_matrix(const KillMatrixOptions& o) {
   }
   const fs::path matrix = out / kKillMatrixFileName;
   io::write_spectrum(result.kill_matrix, matrix, io::SpectrumFormat::native);
+  cost.generated = manifest.generated;
+  cost.compiled = manifest.mutants.size();
+  cost.killed = result.killed;
+  cost.runs = result.runs;
+  cost.reused = result.reused;
+  io::write_kill_matrix_cost(cost, out / io::kKillMatrixCostFileName);
   if (!o.quiet)
     std::cerr << "dlfl: " << result.killed << " of " << manifest.mutants.size() << " mutants killed; " << result.runs
               << " test runs (" << result.reused << " read back); rank with: dlfl rank " << o.spectrum
@@ -287,7 +304,8 @@ void add_kill_matrix_command(CLI::App& app) {
       "into ONE copy of the project (OUT/tree, a switch DLFL_MUTANT=N per mutant; OUT/mutants.json lists\n"
       "them), --build builds it, and each failing test and each passing test that ran a mutant's line\n"
       "reruns with the mutant on. A changed verdict, failure message, crash or time-out kills it.\n"
-      "Writes OUT/kill-matrix.dlfl for `dlfl rank SPECTRUM --mutation hybrid --kill-matrix ...`.\n"
+      "Writes OUT/kill-matrix.dlfl for `dlfl rank SPECTRUM --mutation hybrid --kill-matrix ...` and what it\n"
+      "cost in OUT/kill-matrix-cost.json (mutants, test runs, seconds of generation, build and runs).\n"
       "Resumable: a rerun reads OUT/kill-journal.jsonl back and reuses OUT/mutants.json.\n"
       "Example: dlfl kill-matrix -s run.dlfl -p build --root . -o mbfl \\\n"
       "           --build 'cmake -S {tree} -B {out}/build -G Ninja && cmake --build {out}/build' \\\n"

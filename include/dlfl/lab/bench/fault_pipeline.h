@@ -30,6 +30,17 @@
 
 namespace dlfl::bench {
 
+// `dlfl bugset reproduce --mbfl`: mutation-based localization of each kept bug by a
+// subprocess of `dlfl kill-matrix` on its buggy version (bug_kill_matrix.h).
+struct KillMatrixStep {
+  // The argv that runs `dlfl kill-matrix` (e.g. {"/usr/bin/dlfl", "kill-matrix"}), to which
+  // the bug's spectrum, trees and tests are appended; empty: no mutation analysis.
+  std::vector<std::string> command;
+  std::size_t budget = 50;   // mutants wanted (kill-matrix --budget)
+  std::size_t per_line = 5;  // at most this many per line (kill-matrix --per-line)
+  std::chrono::seconds timeout{7200};  // the whole step: schemata build and all runs
+};
+
 // What every fault of one subject shares. Owned by the caller; read-only during a run.
 struct FaultContext {
   const Subject* subject = nullptr;
@@ -42,6 +53,7 @@ struct FaultContext {
   // `dlfl bugset reproduce` with the runtime backend: the argv that runs `dlfl instrument`
   // (e.g. {"/usr/bin/dlfl", "instrument"}), to which the build and tree are appended.
   std::vector<std::string> instrument_command;
+  KillMatrixStep kill_matrix;
   // Values of {cflags}, {ldflags}, {launcher} (subject.h); {source}, {build} and {jobs}
   // are set per command.
   std::map<std::string, std::string> vars;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,20 @@ struct FormulaResult {
   double exam = 1;                // first_rank / elements; 1 when not found
   double rr = 0, ap = 0;          // reciprocal rank, average precision (0 when not found)
   std::vector<double> top;        // probability of a hit within each top_n, as requested
+};
+
+// Mutation-based localization of one bug (`bugset reproduce --mbfl`): what its kill matrix
+// cost, or why none was measured. Seconds are wall-clock time.
+struct MutationCost {
+  std::string failure;  // why no kill matrix was measured ("" when one was)
+  std::size_t generated = 0, compiled = 0, killed = 0;  // mutants
+  std::size_t runs = 0;                                 // test runs with a mutant switched on, and baselines
+  double build_seconds = 0;  // the schemata build (one build of the whole project)
+  double run_seconds = 0;    // the test runs
+  double seconds = 0;        // the whole step: checkout, generation, build, runs
+  // The buggy version's build in the same run, with coverage or instrumentation (the
+  // closest plain build measured): what the schemata build is compared against.
+  double plain_build_seconds = 0;
 };
 
 struct FaultRecord {
@@ -57,6 +72,9 @@ struct FaultRecord {
   std::size_t tests = 0, failing = 0, elements = 0;
   double seconds = 0;  // wall time of this fault (apply, build, run, rank)
   std::vector<FormulaResult> results;  // when kept, one per formula in the run's order
+  // Real bugs reproduced with --mbfl: the kill matrix's cost (its rankings are in results,
+  // named FORMULA+hybrid, FORMULA+metallaxis and muse); nullopt: not asked for.
+  std::optional<MutationCost> mbfl;
 
   // "subject#fault": the bug id of the per-bug table and the key of the store.
   std::string key() const { return subject + "#" + fault; }

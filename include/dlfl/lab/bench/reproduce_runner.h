@@ -17,6 +17,7 @@
 
 #include "dlfl/collect/test_source.h"
 #include "dlfl/lab/bench/bench_progress.h"
+#include "dlfl/lab/bench/fault_pipeline.h"
 #include "dlfl/lab/bench/fault_record.h"
 
 namespace dlfl::bench {
@@ -59,6 +60,10 @@ struct ReproduceOptions {
   // libdlfl_rt alone; other recipes link the prebuilt listener (runtime_gtest_ldflags).
   std::vector<std::string> runtime_gtest_cmake_args;
   std::vector<std::string> instrument_command;
+  // Mutation-based localization of each kept bug (fault_pipeline.h KillMatrixStep, run on
+  // its buggy version: bug_kill_matrix.h); an empty command: none. Part of the output
+  // directory's configuration, with its budget and per-line cap.
+  KillMatrixStep kill_matrix;
   // libdlfl_crash_dump.so (`dlfl collect --crash-handler`): a gcov/llvm test that dies by a
   // signal keeps its coverage; empty: none.
   std::filesystem::path crash_dump_library;

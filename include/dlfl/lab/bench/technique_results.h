@@ -33,4 +33,13 @@ std::vector<FormulaResult> technique_results(const FaultContext& context, const 
                                              std::span<const eval::GroundTruthItem> faults,
                                              const eval::EvaluationOptions& options);
 
+// Mutation-based localization from `kill_matrix` (a `dlfl kill-matrix` result whose
+// mutants name files as `spectrum` does): per formula of `context` the hybrid
+// (FORMULA+hybrid: the formula's order, ties broken by Metallaxis) and Metallaxis
+// (FORMULA+metallaxis), then MUSE once (muse: it has no formula). Lines no mutant sits
+// on rank last under Metallaxis and MUSE (mutation_scores.h).
+std::vector<FormulaResult> mutation_results(const FaultContext& context, const Spectrum& spectrum,
+                                            const Spectrum& kill_matrix, std::span<const eval::GroundTruthItem> faults,
+                                            const eval::EvaluationOptions& options);
+
 }  // namespace dlfl::bench

@@ -1,0 +1,144 @@
+// A kept real bug's kill matrix, measured by `dlfl kill-matrix` (include/dlfl/lab/bench/bug_kill_matrix.h).
+#include "dlfl/lab/bench/bug_kill_matrix.h"
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+
+#include "dlfl/collect/shell_quoting.h"
+#include "dlfl/error.h"
+#include "dlfl/files/atomic_file.h"
+#include "dlfl/formats/kill_matrix_cost.h"
+#include "dlfl/formats/native_format.h"
+#include "dlfl/formats/spectrum_formats.h"
+#include "dlfl/lab/bench/step_log.h"
+#include "dlfl/lab/bench/technique_results.h"
+
+namespace dlfl::bench {
+namespace {
+
+namespace fs = std::filesystem;
+using collect::shell_quote;
+
+bool has_compile_database(const fs::path& build) {
+  std::ifstream in(build / "compile_commands.json");
+  for (char ch; in.get(ch);)
+    if (ch == '{') return true;
+  return false;
+}
+
+// kill-matrix's arguments naming the schemata build's tests, as the recipe runs them: its
+// GoogleTest binary at the same place in the schemata build, its listed tests (the
+// spectrum's names) through its test_command in that build, or the build's CTest tests.
+std::vector<std::string> test_arguments(const Subject& recipe, const BugKillMatrixRun& run, const Spectrum& spectrum,
+                                        const std::map<std::string, std::string>& vars, const fs::path& build) {
+  if (!recipe.test_binary.empty()) {
+    const fs::path binary = find_test_binary(run.test_build, recipe.test_binary);
+    return {"--gtest", (build / binary.lexically_relative(run.test_build)).string()};
+  }
+  if (!recipe.test_command.empty()) {
+    std::map<std::string, std::string> with_name = vars;
+    with_name[""] = "{}";  // kill-matrix's own placeholder for the quoted name
+    std::string names;
+    for (const auto& test : spectrum.tests()) names += test.name + "\n";
+    const fs::path list = run.out / "tests.txt";
+    io::AtomicFile file(list);
+    file.stream() << names;
+    file.commit();
+    return {"--tests", list.string(), "--cmd", "cd " + shell_quote(build.string()) + " && " + expand_command(recipe.test_command, with_name)};
+  }
+  return {"--ctest", build.string()};
+}
+
+}  // namespace
+
+void add_kill_matrix(const FaultContext& c, const BugPlan& plan, const BugKillMatrixRun& run, const Spectrum& spectrum,
+                     const std::vector<eval::GroundTruthItem>& truth, FaultRecord& r,
+                     const std::function<void(const std::string&)>& log) {
+  const auto start = std::chrono::steady_clock::now();
+  MutationCost& cost = r.mbfl.emplace();
+  cost.plain_build_seconds = run.plain_build_seconds;
+  const auto failed = [&](const std::string& why) {
+    cost.failure = why;
+    cost.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (log) log(r.key() + ": no kill matrix: " + why);
+  };
+  if (!has_compile_database(run.compile_database))
+    return failed("no compilation database in " + run.compile_database.string() +
+                  " (kill-matrix parses the sources with it; a CMake configure writes it)");
+  const Subject& recipe = *c.subject;
+  // The directory is the work tree's: a rerun of the same bug resumes from kill-matrix's
+  // journal; another bug's mutants are removed first.
+  const std::string owner = plan.bug->id + " " + plan.fix + "\n";
+  const fs::path owner_file = run.out / "bug.txt";
+  std::ifstream owned(owner_file);
+  if (std::string(std::istreambuf_iterator<char>(owned), std::istreambuf_iterator<char>()) != owner) {
+    fs::remove_all(run.out);
+    fs::create_directories(run.out);
+    io::AtomicFile file(owner_file);
+    file.stream() << owner;
+    file.commit();
+  }
+  const fs::path spectrum_file = run.out / "spectrum.dlfl";
+  io::write_native(spectrum, spectrum_file);
+
+  // The schemata copy is configured and built as the recipe builds a version, without
+  // coverage: its tests run once per mutant, and the runs' outcomes are all that is read.
+  const fs::path tree = run.out / "tree", build = run.out / "build";
+  std::map<std::string, std::string> vars = run.vars;
+  vars["source"] = tree.string();
+  vars["build"] = build.string();
+  vars["cflags"] = recipe.extra_cflags;
+  vars["ldflags"] = "";
+  vars["jobs"] = std::to_string(c.test_jobs);
+  std::vector<std::string> argv = c.kill_matrix.command;
+  std::vector<std::string> tests;
+  try {
+    const std::string build_command =
+        "(" + expand_command(recipe.configure, vars) + "\n) && (" + expand_command(recipe.build, vars) + "\n)";
+    tests = test_arguments(recipe, run, spectrum, vars, build);
+    for (const std::string& arg :
+         {std::string("-s"), spectrum_file.string(), std::string("-p"), run.compile_database.string(),
+          std::string("--root"), run.source.string(), std::string("-o"), run.out.string(), std::string("--build"),
+          build_command, std::string("--budget"), std::to_string(c.kill_matrix.budget), std::string("--per-line"),
+          std::to_string(c.kill_matrix.per_line), std::string("-j"), std::to_string(c.test_jobs), std::string("-q")})
+      argv.push_back(arg);
+  } catch (const Error& e) {
+    return failed(e.what());
+  }
+  argv.insert(argv.end(), tests.begin(), tests.end());
+  std::string command;
+  for (const auto& arg : argv) command += (command.empty() ? "" : " ") + shell_quote(arg);
+  const StepProgress progress{r.key() + ": kill-matrix", log};
+  const CommandOutcome outcome =
+      run_command(command, run.out, c.build_env, c.kill_matrix.timeout, c.interrupt, &progress);
+  if (c.interrupt && c.interrupt->load()) throw Error("interrupted");
+  keep_log(plan.log_dir, "kill-matrix.log", outcome.output);
+  if (!outcome.ok) return failed("kill-matrix: " + failure_summary(outcome));
+
+  Spectrum kills;
+  try {
+    kills = io::read_spectrum(run.out / "kill-matrix.dlfl");
+    const io::KillMatrixCost measured = io::read_kill_matrix_cost(run.out / io::kKillMatrixCostFileName);
+    cost.generated = measured.generated;
+    cost.compiled = measured.compiled;
+    cost.killed = measured.killed;
+    cost.runs = measured.runs + measured.reused;
+    cost.build_seconds = measured.build_seconds;
+    cost.run_seconds = measured.run_seconds;
+  } catch (const Error& e) {
+    return failed(e.what());
+  }
+  eval::EvaluationOptions options;
+  options.top_n = c.top_n;
+  options.exam_base = c.exam_base;
+  options.top_n_rule = c.top_n_rule;
+  for (auto& result : mutation_results(c, spectrum, kills, truth, options)) r.results.push_back(std::move(result));
+  if (!plan.spectrum_dir.empty()) {
+    fs::create_directories(plan.spectrum_dir);
+    io::write_native(kills, plan.spectrum_dir / (plan.bug->id + ".kill-matrix.dlfl"));
+  }
+  cost.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace dlfl::bench
