@@ -27,30 +27,35 @@ bool has_compile_database(const fs::path& build) {
   return false;
 }
 
-// kill-matrix's arguments naming the schemata build's tests, as the recipe runs them: its
-// GoogleTest binary at the same place in the schemata build, its listed tests (the
-// spectrum's names) through its test_command in that build, or the build's CTest tests.
-std::vector<std::string> test_arguments(const Subject& recipe, const BugKillMatrixRun& run, const Spectrum& spectrum,
-                                        const std::map<std::string, std::string>& vars, const fs::path& build) {
+}  // namespace
+
+void set_recipe_schemata(const FaultContext& c, std::map<std::string, std::string> vars, const fs::path& test_build,
+                         BugKillMatrixRun& run) {
+  const Subject& recipe = *c.subject;
+  const fs::path build = run.out / "build";
+  vars["source"] = (run.out / "tree").string();
+  vars["build"] = build.string();
+  vars["cflags"] = recipe.extra_cflags;
+  vars["ldflags"] = "";
+  vars["jobs"] = std::to_string(c.test_jobs);
+  run.build_command = "(" + expand_command(recipe.configure, vars) + "\n) && (" + expand_command(recipe.build, vars) + "\n)";
+  run.jobs = c.test_jobs;
   if (!recipe.test_binary.empty()) {
-    const fs::path binary = find_test_binary(run.test_build, recipe.test_binary);
-    return {"--gtest", (build / binary.lexically_relative(run.test_build)).string()};
+    const fs::path binary = find_test_binary(test_build, recipe.test_binary);
+    run.gtest = (build / binary.lexically_relative(test_build)).string();
+  } else if (!recipe.test_command.empty()) {
+    vars[""] = "{}";  // kill-matrix's own placeholder for the quoted name
+    run.test_command = "cd " + shell_quote(build.string()) + " && " + expand_command(recipe.test_command, vars);
+  } else {
+    run.ctest = build.string();
   }
-  if (!recipe.test_command.empty()) {
-    std::map<std::string, std::string> with_name = vars;
-    with_name[""] = "{}";  // kill-matrix's own placeholder for the quoted name
-    std::string names;
-    for (const auto& test : spectrum.tests()) names += test.name + "\n";
-    const fs::path list = run.out / "tests.txt";
-    io::AtomicFile file(list);
-    file.stream() << names;
-    file.commit();
-    return {"--tests", list.string(), "--cmd", "cd " + shell_quote(build.string()) + " && " + expand_command(recipe.test_command, with_name)};
-  }
-  return {"--ctest", build.string()};
 }
 
-}  // namespace
+void no_kill_matrix(FaultRecord& r, const std::string& why, const std::function<void(const std::string&)>& log) {
+  if (!r.mbfl) r.mbfl.emplace();
+  r.mbfl->failure = why;
+  if (log) log(r.key() + ": no kill matrix: " + why);
+}
 
 void add_kill_matrix(const FaultContext& c, const BugPlan& plan, const BugKillMatrixRun& run, const Spectrum& spectrum,
                      const std::vector<eval::GroundTruthItem>& truth, FaultRecord& r,
@@ -59,14 +64,12 @@ void add_kill_matrix(const FaultContext& c, const BugPlan& plan, const BugKillMa
   MutationCost& cost = r.mbfl.emplace();
   cost.plain_build_seconds = run.plain_build_seconds;
   const auto failed = [&](const std::string& why) {
-    cost.failure = why;
     cost.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (log) log(r.key() + ": no kill matrix: " + why);
+    no_kill_matrix(r, why, log);
   };
   if (!has_compile_database(run.compile_database))
     return failed("no compilation database in " + run.compile_database.string() +
-                  " (kill-matrix parses the sources with it; a CMake configure writes it)");
-  const Subject& recipe = *c.subject;
+                  " (kill-matrix parses the sources with it)");
   // The directory is the work tree's: a rerun of the same bug resumes from kill-matrix's
   // journal; another bug's mutants are removed first.
   const std::string owner = plan.bug->id + " " + plan.fix + "\n";
@@ -81,32 +84,24 @@ void add_kill_matrix(const FaultContext& c, const BugPlan& plan, const BugKillMa
   }
   const fs::path spectrum_file = run.out / "spectrum.dlfl";
   io::write_native(spectrum, spectrum_file);
-
-  // The schemata copy is configured and built as the recipe builds a version, without
-  // coverage: its tests run once per mutant, and the runs' outcomes are all that is read.
-  const fs::path tree = run.out / "tree", build = run.out / "build";
-  std::map<std::string, std::string> vars = run.vars;
-  vars["source"] = tree.string();
-  vars["build"] = build.string();
-  vars["cflags"] = recipe.extra_cflags;
-  vars["ldflags"] = "";
-  vars["jobs"] = std::to_string(c.test_jobs);
   std::vector<std::string> argv = c.kill_matrix.command;
-  std::vector<std::string> tests;
-  try {
-    const std::string build_command =
-        "(" + expand_command(recipe.configure, vars) + "\n) && (" + expand_command(recipe.build, vars) + "\n)";
-    tests = test_arguments(recipe, run, spectrum, vars, build);
-    for (const std::string& arg :
-         {std::string("-s"), spectrum_file.string(), std::string("-p"), run.compile_database.string(),
-          std::string("--root"), run.source.string(), std::string("-o"), run.out.string(), std::string("--build"),
-          build_command, std::string("--budget"), std::to_string(c.kill_matrix.budget), std::string("--per-line"),
-          std::to_string(c.kill_matrix.per_line), std::string("-j"), std::to_string(c.test_jobs), std::string("-q")})
-      argv.push_back(arg);
-  } catch (const Error& e) {
-    return failed(e.what());
+  for (const std::string& arg :
+       {std::string("-s"), spectrum_file.string(), std::string("-p"), run.compile_database.string(),
+        std::string("--root"), run.source.string(), std::string("-o"), run.out.string(), std::string("--build"),
+        run.build_command, std::string("--budget"), std::to_string(c.kill_matrix.budget), std::string("--per-line"),
+        std::to_string(c.kill_matrix.per_line), std::string("-j"), std::to_string(run.jobs), std::string("-q")})
+    argv.push_back(arg);
+  if (!run.gtest.empty()) argv.insert(argv.end(), {"--gtest", run.gtest});
+  else if (!run.ctest.empty()) argv.insert(argv.end(), {"--ctest", run.ctest});
+  else {
+    std::string names;
+    for (const auto& test : spectrum.tests()) names += test.name + "\n";
+    const fs::path list = run.out / "tests.txt";
+    io::AtomicFile file(list);
+    file.stream() << names;
+    file.commit();
+    argv.insert(argv.end(), {"--tests", list.string(), "--cmd", run.test_command});
   }
-  argv.insert(argv.end(), tests.begin(), tests.end());
   std::string command;
   for (const auto& arg : argv) command += (command.empty() ? "" : " ") + shell_quote(arg);
   const StepProgress progress{r.key() + ": kill-matrix", log};

@@ -438,13 +438,19 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
     BugKillMatrixRun run;
     run.source = tree.source;
     run.compile_database = runtime ? plain.build : tree.build;
-    run.test_build = built.build;
     run.out = tree.build.parent_path() / "kill-matrix";
+    run.plain_build_seconds = buggy_build_seconds;
     FaultContext configured = c;
     with_test_options(configured, "buggy", false);
-    run.vars = configured.vars;
-    run.plain_build_seconds = buggy_build_seconds;
-    add_kill_matrix(c, plan, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
+    bool schemata = true;
+    try {
+      set_recipe_schemata(c, configured.vars, built.build, run);
+    } catch (const Error& e) {
+      no_kill_matrix(r, e.what(), log);
+      schemata = false;
+    }
+    if (schemata)
+      add_kill_matrix(c, plan, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
   }
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -18,21 +18,33 @@
 
 namespace dlfl::bench {
 
-// Where a bug's kill matrix is measured.
+// Where and how a bug's kill matrix is measured.
 struct BugKillMatrixRun {
   std::filesystem::path source;  // the buggy version's checkout (the mutants' root)
-  // A build directory holding a compilation database of the project (kill-matrix -p):
-  // the last build's, so the fixed version's; its compile commands are the buggy
-  // version's unless the fix changed the build, and clang only parses with them.
+  // A directory holding a compilation database of the buggy version (kill-matrix -p):
+  // clang only parses with it, so the last build's serves where the fix left the build
+  // alone.
   std::filesystem::path compile_database;
-  std::filesystem::path test_build;  // the build the recipe's test_binary pattern is resolved in
-  std::filesystem::path out;         // kill-matrix's directory: kept between attempts, so a rerun resumes
-  // The buggy version's configure values ({cmake_args} with its test options); {source},
-  // {build}, {cflags} (the recipe's extra_cflags alone: no coverage), {ldflags} and
-  // {jobs} are set here.
-  std::map<std::string, std::string> vars;
+  std::filesystem::path out;  // kill-matrix's directory: kept between attempts, so a rerun resumes
+  // The shell command, run in `out`, that builds the schemata copy out/tree (without
+  // coverage: its tests run once per mutant and only their outcomes are read).
+  std::string build_command;
+  // The schemata build's tests: a GoogleTest binary, a CTest build directory, or a
+  // command template run for each of the spectrum's tests ({} its quoted name); one.
+  std::string gtest, ctest, test_command;
+  unsigned jobs = 1;               // tests at once
   double plain_build_seconds = 0;  // MutationCost::plain_build_seconds
 };
+
+// A recipe's schemata build (bug_reproduction.cpp): its configure and build commands with
+// {source} = out/tree, {build} = out/build, {cflags} its extra_cflags alone, {ldflags}
+// empty and the other values of `vars` (the buggy version's configure values: its test
+// options), and its tests as the recipe runs them: its GoogleTest binary at the same
+// place in out/build as in `test_build`, its listed tests through its test_command there,
+// or out/build's CTest tests. Throws dlfl::Error for a command that does not expand or a
+// test binary not found in `test_build`.
+void set_recipe_schemata(const FaultContext& context, std::map<std::string, std::string> vars,
+                         const std::filesystem::path& test_build, BugKillMatrixRun& run);
 
 // Measures the kill matrix of `r`'s bug and appends its rankings' evaluation against
 // `truth` to r.results (named as mutation_results names them); r.mbfl says what it cost,
@@ -43,5 +55,8 @@ struct BugKillMatrixRun {
 void add_kill_matrix(const FaultContext& context, const BugPlan& plan, const BugKillMatrixRun& run,
                      const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth, FaultRecord& r,
                      const std::function<void(const std::string&)>& log);
+
+// Records in r.mbfl that no kill matrix was measured, and why.
+void no_kill_matrix(FaultRecord& r, const std::string& why, const std::function<void(const std::string&)>& log);
 
 }  // namespace dlfl::bench
