@@ -22,6 +22,7 @@ packages=(
   libclang-rt-14-dev  # ASan/UBSan/libFuzzer runtimes: scripts/sanitize.sh, scripts/fuzz.sh
   libncurses-dev libzstd-dev zlib1g-dev libedit-dev libxml2-dev libffi-dev
   lcov chromium
+  bear  # the compilation database of a BugsC++ defect's mutation analysis (bugset reproduce --mbfl)
   openmpi-bin libopenmpi-dev
   slurmctld slurmd slurm-client munge  # the one-node Slurm of the Slurm tests (scripts/slurm-test-cluster.sh)
 )

@@ -1,13 +1,17 @@
 // A BugsC++ defect reproduced natively (include/dlfl/lab/bench/bugscpp_reproduction.h).
 #include "dlfl/lab/bench/bugscpp_reproduction.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
+#include "dlfl/lab/bench/bug_kill_matrix.h"
 #include "dlfl/lab/bench/build_runner.h"
+#include "dlfl/lab/bench/fix_truth.h"
 #include "dlfl/lab/bench/step_log.h"
 #include "dlfl/lab/bench/watchdog.h"
 #include "dlfl/lab/bench/work_tree.h"
@@ -128,18 +132,11 @@ class Defect {
       : c_(c), tree_(tree), plan_(plan), d_(*plan.bug->bugscpp), dir_(tree.build.parent_path() / "bugscpp") {
     fs::create_directories(dir_ / "python");
     write_text(dir_ / "python" / "sitecustomize.py", kPythonShim);
-    const std::string prologue = "DLFL_BUGSCPP_DIR=" + shell_quote(dir_.string()) + "\n" + kHostShims + "cd " +
-                                 shell_quote(tree_.source.string()) + " || exit 125\n";
-    write_text(dir_ / "build.sh", prologue + lines_script(d_.build_coverage, tree_, c_.test_jobs, ""));
-    // One case: its index in DPP_TEST_INDEX, then the test commands, or the defect's own
-    // for its last cases (extra_tests).
-    std::string cases = prologue + "echo \"$1\" > DPP_TEST_INDEX\ncase \"$1\" in\n";
-    const std::uint32_t first_extra = d_.num_cases - static_cast<std::uint32_t>(d_.extra_tests.size()) + 1;
-    for (std::size_t k = 0; k < d_.extra_tests.size(); ++k)
-      cases += "  " + std::to_string(first_extra + k) + ")\n" + lines_script(d_.extra_tests[k], tree_, 1, "    ") + "    ;;\n";
-    cases += "  *)\n" + lines_script(d_.test_coverage, tree_, 1, "    ") + "    ;;\nesac\n";
-    write_text(dir_ / "case.sh", cases);
+    write_text(dir_ / "build.sh", prologue(tree_) + lines_script(d_.build_coverage, tree_, c_.test_jobs, ""));
+    write_text(dir_ / "case.sh", case_script(tree_, d_.test_coverage));
   }
+
+  fs::path dir() const { return dir_; }
 
   // The fix commit with the patches applied and the extra files in; "" or what failed.
   std::string prepare(const std::vector<const eval::BugsCppFile*>& patches) const {
@@ -156,6 +153,40 @@ class Defect {
       if (std::string error = write_inside(tree_.source, extra.path, for_current_gcc(extra.content)); !error.empty())
         return "copying the extra file " + error;
     return {};
+  }
+
+  // The buggy version built as BugsC++ builds it without coverage, under bear, which
+  // writes the compilation database kill-matrix parses the sources with (BugsC++'s own
+  // @DPP_COMPILATION_DB_TOOL@). Call after prepare().
+  CommandOutcome plain_build(const fs::path& database_dir) const {
+    fs::create_directories(database_dir);
+    write_text(dir_ / "plain-build.sh",
+               "command -v bear >/dev/null || { echo 'bear is not installed: it writes the compilation database "
+               "(apt-get install bear)' >&2; exit 127; }\n" +
+                   prologue(tree_) + lines_script(d_.build, tree_, c_.test_jobs, ""));
+    return run_command("bear --output " + shell_quote((database_dir / "compile_commands.json").string()) +
+                           " -- bash " + shell_quote((dir_ / "plain-build.sh").string()),
+                       tree_.source, c_.build_env, c_.subject->build_timeout, c_.interrupt);
+  }
+
+  // Scripts that build kill-matrix's schemata copy `copy` of the prepared tree and run one
+  // case there, as BugsC++ does without coverage (the mutants' runs only give outcomes).
+  // The copy lacks hidden entries, so the defect's hidden extra files (.dpp/test_list) are
+  // copied in first. Returns the build command and the case command template ({} the case).
+  std::pair<std::string, std::string> schemata_scripts(const fs::path& copy) const {
+    const WorkTree at{copy, copy};
+    std::string build = prologue(at);
+    for (const auto& extra : d_.extra_files) {
+      const fs::path rel(extra.path);
+      if (!std::any_of(rel.begin(), rel.end(), [](const fs::path& part) { return part.string().starts_with("."); }))
+        continue;
+      build += "mkdir -p " + shell_quote(rel.parent_path().empty() ? "." : rel.parent_path().string()) + " && cp " +
+               shell_quote((tree_.source / rel).string()) + " " + shell_quote(rel.string()) + " || exit 125\n";
+    }
+    write_text(dir_ / "schemata-build.sh", build + lines_script(d_.build, at, c_.test_jobs, ""));
+    write_text(dir_ / "schemata-case.sh", case_script(at, d_.test.empty() ? d_.test_coverage : d_.test));
+    return {"bash " + shell_quote((dir_ / "schemata-build.sh").string()),
+            "bash " + shell_quote((dir_ / "schemata-case.sh").string()) + " {}"};
   }
 
   CommandOutcome build() const {
@@ -191,6 +222,22 @@ class Defect {
   }
 
  private:
+  // The host stand-ins, then into `at`'s source.
+  std::string prologue(const WorkTree& at) const {
+    return "DLFL_BUGSCPP_DIR=" + shell_quote(dir_.string()) + "\n" + kHostShims + "cd " +
+           shell_quote(at.source.string()) + " || exit 125\n";
+  }
+
+  // One case: its index in DPP_TEST_INDEX, then the test commands, or the defect's own for
+  // its last cases (extra_tests).
+  std::string case_script(const WorkTree& at, const std::vector<std::string>& test) const {
+    std::string cases = prologue(at) + "echo \"$1\" > DPP_TEST_INDEX\ncase \"$1\" in\n";
+    const std::uint32_t first_extra = d_.num_cases - static_cast<std::uint32_t>(d_.extra_tests.size()) + 1;
+    for (std::size_t k = 0; k < d_.extra_tests.size(); ++k)
+      cases += "  " + std::to_string(first_extra + k) + ")\n" + lines_script(d_.extra_tests[k], at, 1, "    ") + "    ;;\n";
+    return cases + "  *)\n" + lines_script(test, at, 1, "    ") + "    ;;\nesac\n";
+  }
+
   const FaultContext& c_;
   const WorkTree& tree_;
   const BugPlan& plan_;
@@ -317,11 +364,29 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
   r.failing_tests.assign(fail_to_pass.begin(), fail_to_pass.end());
   if (const std::string why = localize_reproduced_bug(c, plan, spectrum, r); !why.empty())
     return discard("no faulty line in the spectrum", why);
-  // kill-matrix parses the sources with a compilation database, which BugsC++'s build
-  // scripts (make, or CMake in the source tree) are not asked to write.
-  if (!c.kill_matrix.command.empty())
-    r.mbfl.emplace().failure =
-        "mutation analysis of BugsC++ defects is not supported: their build scripts write no compilation database";
+
+  // Mutation-based localization on the buggy version, prepared again and built plainly
+  // for its compilation database.
+  if (!c.kill_matrix.command.empty()) {
+    if (const std::string error = defect.prepare({&d.common_patch, &d.split_patch, &d.buggy_patch}); !error.empty())
+      return discard("checkout failed", "the buggy version: " + error);
+    BugKillMatrixRun run;
+    run.source = tree.source;
+    run.compile_database = defect.dir() / "compdb";
+    run.out = tree.build.parent_path() / "kill-matrix";
+    const auto plain_start = std::chrono::steady_clock::now();
+    const CommandOutcome plain = defect.plain_build(run.compile_database);
+    if (interrupted()) throw Error("interrupted");
+    keep_log(plan.log_dir, "plain-build.log", plain.output);
+    if (!plain.ok) {
+      no_kill_matrix(r, "the buggy version's plain build under bear: " + failure_summary(plain), log);
+    } else {
+      run.plain_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - plain_start).count();
+      std::tie(run.build_command, run.test_command) = defect.schemata_scripts(run.out / "tree");
+      run.jobs = 1;  // the cases share the tree's DPP_TEST_INDEX
+      add_kill_matrix(c, plan, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
+    }
+  }
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -91,16 +91,19 @@ void SchemataBuild::choose_units() {
 
 std::map<std::string, SchemataText> SchemataBuild::render(const std::vector<char>& kept) const {
   std::map<std::string, std::vector<detail::GuardedEdit>> per_file;
+  std::set<std::string> c_files;  // files a C unit parses
   for (std::size_t i = 0; i < mutants_.size(); ++i) {
     if (!kept[i]) continue;
     const Mutant& m = mutants_[i];
     const detail::Guard& g = *guards_[i];
     per_file[paths_[i]].push_back({static_cast<std::uint32_t>(i + 1), m.offset, m.original, m.replacement, g.begin,
                                    g.end, g.statement});
+    if (g.c_language) c_files.insert(paths_[i]);
   }
   std::map<std::string, SchemataText> out;
   for (auto& [path, edits] : per_file)
-    out[path] = detail::rewrite_schemata(originals_.at(path), path, std::move(edits), o_.switch_variable);
+    out[path] = detail::rewrite_schemata(originals_.at(path), path, std::move(edits), o_.switch_variable,
+                                         c_files.count(path) ? detail::SwitchLanguage::c : detail::SwitchLanguage::cpp);
   return out;
 }
 

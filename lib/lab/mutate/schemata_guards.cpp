@@ -54,7 +54,8 @@ bool blank(StringRef text) { return text.find_first_not_of(" \t\r\n") == StringR
 class GuardWalker : public RecursiveASTVisitor<GuardWalker> {
  public:
   GuardWalker(ASTContext& context, GuardState& state)
-      : context_(context), sm_(context.getSourceManager()), state_(state) {}
+      : context_(context), sm_(context.getSourceManager()), state_(state),
+        c_language_(!context.getLangOpts().CPlusPlus) {}
 
   bool shouldVisitTemplateInstantiations() const { return false; }
   bool shouldVisitImplicitCode() const { return false; }
@@ -68,7 +69,8 @@ class GuardWalker : public RecursiveASTVisitor<GuardWalker> {
     if (file != end_file || end < begin) return true;
     const std::vector<std::size_t>* edits = edits_of(file);
     if (!edits) return true;
-    const bool expression = guardable_expression(s);
+    // C's `?:` is never an lvalue: `(switch ? a : b) = v` does not compile there.
+    const bool expression = guardable_expression(s) && !(c_language_ && cast<Expr>(s)->isGLValue());
     const bool statement = in_statement_position(s, context_);
     if (!expression && !statement) return true;
     const StringRef buffer = sm_.getBufferData(file);
@@ -84,19 +86,24 @@ class GuardWalker : public RecursiveASTVisitor<GuardWalker> {
       const std::uint64_t e_end = e.offset + e.size;
       std::optional<Guard> candidate;
       if (expression && begin <= e.offset && e_end <= end) {
-        candidate = Guard{begin, end, false};
+        candidate = Guard{begin, end, false, c_language_};
       } else if (statement && begin <= e.offset && e_end <= stmt_end) {
-        candidate = Guard{begin, stmt_end, true};
+        candidate = Guard{begin, stmt_end, true, c_language_};
       } else if (statement && e.offset <= begin && stmt_end <= e_end && e_end <= buffer.size() &&
                  blank(buffer.substr(e.offset, begin - e.offset)) && blank(buffer.substr(stmt_end, e_end - stmt_end))) {
-        candidate = Guard{e.offset, e_end, true};  // a deleted line: the statement and its blanks
+        candidate = Guard{e.offset, e_end, true, c_language_};  // a deleted line: the statement and its blanks
       }
       if (!candidate) continue;
       auto& best = state_.guards[i];
       const auto size = [](const Guard& g) { return g.end - g.begin; };
       if (!best || size(*candidate) < size(*best) ||
-          (size(*candidate) == size(*best) && best->statement && !candidate->statement))
+          (size(*candidate) == size(*best) && best->statement && !candidate->statement)) {
+        const bool c_language = best && best->c_language;
         best = candidate;
+        best->c_language = best->c_language || c_language;
+      } else if (c_language_) {
+        best->c_language = true;  // a header that C and C++ units include
+      }
     }
     return true;
   }
@@ -118,6 +125,7 @@ class GuardWalker : public RecursiveASTVisitor<GuardWalker> {
   ASTContext& context_;
   const SourceManager& sm_;
   GuardState& state_;
+  const bool c_language_;
   std::map<FileID, const std::vector<std::size_t>*> files_;
 };
 
@@ -130,8 +138,6 @@ class GuardConsumer : public ASTConsumer {
       state_.failed.push_back(file_);
       return;
     }
-    // The switch is C++ (a namespace and a lambda): C units guard nothing.
-    if (!context.getLangOpts().CPlusPlus) return;
     GuardWalker(context, state_).TraverseDecl(context.getTranslationUnitDecl());
   }
 

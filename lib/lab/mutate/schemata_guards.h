@@ -22,12 +22,14 @@ struct EditSite {
 struct Guard {
   std::uint64_t begin = 0, end = 0;  // byte range in the original file, holding the edit
   bool statement = false;
+  bool c_language = false;  // a C unit parses the edit: its file's switch must be C
 };
 
 // Parses `units` (compile commands from `db`, adjusted as every mutation pass does) and
 // returns, per index into `edits`, its guard, or nullopt when none was found: an edit
 // outside any function body, in a declaration statement only, in a macro expansion, in
-// code none of the units parses, or in a C (not C++) unit. Statements are guarded only
+// code none of the units parses. In C units an expression that is an lvalue is never a
+// guard (C's `?:` yields none), so its statement is. Statements are guarded only
 // where a statement may stand (in a block, or as the body of if/else, a loop, a case or
 // a label), never a declaration; a statement's guard takes its `;` and, when the edit
 // reaches further over blanks (a deleted line), the edit's whole range. `failed` gets

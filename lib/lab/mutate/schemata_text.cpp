@@ -7,7 +7,9 @@
 namespace dlfl::mutate::detail {
 namespace {
 
-constexpr std::string_view kSwitchCall = "::dlfl_schemata::mutant()";
+std::string_view switch_call(SwitchLanguage language) {
+  return language == SwitchLanguage::c ? "dlfl_schemata_mutant()" : "::dlfl_schemata::mutant()";
+}
 
 // Guards that overlap: the outermost range and the edits inside it.
 struct Cluster {
@@ -61,8 +63,23 @@ std::string line_directive(std::size_t line, std::string_view path) {
 
 }  // namespace
 
-std::string schemata_prologue(std::string_view switch_variable, std::string_view original_path) {
+std::string schemata_prologue(std::string_view switch_variable, std::string_view original_path,
+                              SwitchLanguage language) {
   std::string p;
+  if (language == SwitchLanguage::c) {
+    // C89 too (block comments, declarations first), and -pedantic: an attribute is no
+    // extension it warns about. Own include guard: a C++ file may include a C-switched
+    // header.
+    p += "#ifndef DLFL_SCHEMATA_SWITCH_C_\n#define DLFL_SCHEMATA_SWITCH_C_\n#include <stdlib.h>\n";
+    p += "/* The active mutant: " + std::string(switch_variable) + ", read once (unset or 0: none). */\n";
+    p += "#if defined(__GNUC__)\n__attribute__((unused))\n#endif\n";
+    p += "static long dlfl_schemata_mutant(void) {\n";
+    p += "  static int read = 0;\n  static long active = 0;\n";
+    p += "  if (!read) {\n    const char* v = getenv(\"" + std::string(switch_variable) + "\");\n";
+    p += "    active = v ? strtol(v, 0, 10) : 0L;\n    read = 1;\n  }\n  return active;\n}\n#endif\n";
+    p += line_directive(1, original_path);
+    return p;
+  }
   p += "#ifndef DLFL_SCHEMATA_SWITCH_\n#define DLFL_SCHEMATA_SWITCH_\n#include <cstdlib>\n";
   p += "namespace dlfl_schemata {\n";
   p += "// The active mutant: " + std::string(switch_variable) + ", read once (unset or 0: none).\n";
@@ -76,9 +93,10 @@ std::string schemata_prologue(std::string_view switch_variable, std::string_view
 }
 
 SchemataText rewrite_schemata(const std::string& original, std::string_view original_path,
-                              std::vector<GuardedEdit> edits, std::string_view switch_variable) {
+                              std::vector<GuardedEdit> edits, std::string_view switch_variable,
+                              SwitchLanguage language) {
   SchemataText out;
-  out.text = schemata_prologue(switch_variable, original_path);
+  out.text = schemata_prologue(switch_variable, original_path, language);
   std::size_t copied = 0;  // original bytes [0, copied) are in out.text
   for (const Cluster& c : cluster_guards(edits)) {
     std::vector<std::pair<const GuardedEdit*, std::string>> alternatives;
@@ -109,7 +127,7 @@ SchemataText rewrite_schemata(const std::string& original, std::string_view orig
     out.text += c.statement ? "{ " : "(";
     for (const auto& [e, text] : alternatives) {
       const std::size_t begin = out.text.size();
-      const std::string test = std::string(kSwitchCall) + " == " + std::to_string(e->number);
+      const std::string test = std::string(switch_call(language)) + " == " + std::to_string(e->number);
       out.text += c.statement ? "if (" + test + ") { " + renumber + text + " } else "
                               : test + " ? (" + renumber + text + ") : ";
       out.alternative[e->number] = {begin, out.text.size()};

@@ -43,10 +43,16 @@ struct SchemataText {
   std::vector<std::uint32_t> unguardable;
 };
 
-// The first lines of every schemata file: the switch `::dlfl_schemata::mutant()`, which
-// reads `switch_variable` once (an integer; unset, empty or 0 = the original program), then
-// `#line 1 "ORIGINAL_PATH"` so that line numbers and __FILE__ stay the original's.
-std::string schemata_prologue(std::string_view switch_variable, std::string_view original_path);
+// The language of a schemata file's switch: C++ (`::dlfl_schemata::mutant()`, read once
+// thread-safely) or C (`dlfl_schemata_mutant()`, a static function, also valid C++: for
+// files that C units parse, headers included from both too).
+enum class SwitchLanguage { cpp, c };
+
+// The first lines of every schemata file: the switch, which reads `switch_variable` once
+// (an integer; unset, empty or 0 = the original program), then `#line 1 "ORIGINAL_PATH"`
+// so that line numbers and __FILE__ stay the original's.
+std::string schemata_prologue(std::string_view switch_variable, std::string_view original_path,
+                              SwitchLanguage language = SwitchLanguage::cpp);
 
 // `original` with the prologue and every edit compiled in. Guards that overlap are merged
 // into their outermost one; each mutant's alternative is that outermost code with its
@@ -55,6 +61,7 @@ std::string schemata_prologue(std::string_view switch_variable, std::string_view
 // mutant the program computes exactly what the original does (the switch is one call
 // and a comparison per guarded place).
 SchemataText rewrite_schemata(const std::string& original, std::string_view original_path,
-                              std::vector<GuardedEdit> edits, std::string_view switch_variable);
+                              std::vector<GuardedEdit> edits, std::string_view switch_variable,
+                              SwitchLanguage language = SwitchLanguage::cpp);
 
 }  // namespace dlfl::mutate::detail

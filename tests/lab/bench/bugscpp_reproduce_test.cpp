@@ -14,6 +14,7 @@
 
 #include "../../cli/cli_runner.h"
 #include "../../support/shell_output.h"
+#include "dlfl/formats/spectrum_formats.h"
 #include "dlfl/lab/bench/results_store.h"
 #include "dlfl/lab/eval/bugset_manifest.h"
 
@@ -121,6 +122,43 @@ TEST_F(BugsCppReproduce, ImportsTheTaxonomyAndReproducesOneDefectDiscardingTheMi
 
   EXPECT_EQ(clone_state(), before);
   EXPECT_FALSE(fs::exists(out / "work"));
+}
+
+// --mbfl on a BugsC++ defect: the buggy version built plainly under bear gives the
+// compilation database, kill-matrix builds the schemata copy with the defect's build
+// commands and runs its cases with its test commands (the hidden .dpp/test_list copied
+// in), and the hybrid and MUSE rankings come beside the formulas.
+TEST_F(BugsCppReproduce, AKeptDefectGetsItsKillMatrixFromItsOwnCommands) {
+  const fs::path manifest = dir_ / "bugscpp.jsonl";
+  ASSERT_EQ(run_dlfl("bugset import bugscpp " + fixture().string() + " -o " + manifest.string()).exit_code, 0);
+  const fs::path out = dir_ / "out";
+  const RunResult run = run_dlfl("bugset reproduce " + manifest.string() + " --bug ministr#1 --repos " +
+                                 clones().string() + " --bugscpp " + fixture().string() + " -o " + out.string() +
+                                 " -q --build-jobs 2 --mbfl 20 --mbfl-per-line 4");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ResultsStore store(out / std::string(kResultsFileName));
+  ASSERT_EQ(store.records().size(), 1u);
+  const FaultRecord& clamp = store.records().front();
+  ASSERT_TRUE(clamp.kept) << clamp.reason << ": " << clamp.detail;
+  ASSERT_TRUE(clamp.mbfl.has_value());
+  const MutationCost& cost = *clamp.mbfl;
+  ASSERT_EQ(cost.failure, "") << slurp(out / "logs" / "ministr#1" / "kill-matrix.log");
+  EXPECT_GT(cost.compiled, 0u);
+  EXPECT_LE(cost.compiled, 20u);
+  EXPECT_GT(cost.killed, 0u);  // clamp's conditions: case 2 (and others) see their mutants
+  EXPECT_GT(cost.runs, cost.compiled);
+  EXPECT_GT(cost.plain_build_seconds, 0.0);
+  EXPECT_GT(cost.build_seconds, 0.0);
+  EXPECT_THAT(slurp(out / "logs" / "ministr#1" / "plain-build.log"), HasSubstr("mathx.c"));
+  std::map<std::string, double> first;
+  for (const auto& f : clamp.results) first[f.formula] = f.first_rank;
+  ASSERT_TRUE(first.contains("ochiai+hybrid"));
+  ASSERT_TRUE(first.contains("muse"));
+  EXPECT_DOUBLE_EQ(first["ochiai+hybrid"], 1.0);  // Ochiai has the faulty line first alone
+  const Spectrum kills = io::read_spectrum(out / "spectra" / "ministr#1.kill-matrix.dlfl");
+  EXPECT_EQ(kills.element_count(), cost.compiled);
+  EXPECT_EQ(kills.test_count(), 4u);
+  for (std::size_t e = 0; e < kills.element_count(); ++e) EXPECT_EQ(kills.file(e), "src/mathx.c");
 }
 
 // A listed case killed on both versions writes no coverage on the fixed one, where only

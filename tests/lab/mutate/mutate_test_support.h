@@ -65,16 +65,17 @@ class Project {
   // Extra compiler flags for every translation unit added after this call.
   void set_flags(std::vector<std::string> flags) { flags_ = std::move(flags); }
 
-  // Writes a file; a .cpp/.cu file also becomes a translation unit (nvcc command for .cu).
+  // Writes a file; a .cpp/.cu/.c file also becomes a translation unit (nvcc command for
+  // .cu, gcc -std=c99 for .c).
   void add(const std::string& rel, const std::string& text) {
     write_text(root_ / rel, text);
     const fs::path p(rel);
-    if (p.extension() == ".cpp") units_.push_back({rel, false, flags_});
-    if (p.extension() == ".cu") units_.push_back({rel, true, flags_});
+    if (p.extension() == ".cpp") units_.push_back({rel, {"g++", "-std=c++20"}, flags_});
+    if (p.extension() == ".cu") units_.push_back({rel, {"/usr/local/cuda/bin/nvcc", "-std=c++17"}, flags_});
+    if (p.extension() == ".c") units_.push_back({rel, {"gcc", "-std=c99"}, flags_});
     nlohmann::json db = nlohmann::json::array();
-    for (const auto& [file, cuda, flags] : units_) {
-      std::vector<std::string> args = cuda ? std::vector<std::string>{"/usr/local/cuda/bin/nvcc", "-std=c++17"}
-                                           : std::vector<std::string>{"g++", "-std=c++20"};
+    for (const auto& [file, compiler, flags] : units_) {
+      std::vector<std::string> args = compiler;
       args.insert(args.end(), flags.begin(), flags.end());
       args.insert(args.end(), {"-I" + root_.string(), "-c", file, "-o", file + ".o"});
       db.push_back({{"directory", root_.string()}, {"file", (root_ / file).string()}, {"arguments", args}});
@@ -121,7 +122,7 @@ class Project {
   fs::path root_;
   struct Unit {
     std::string file;
-    bool cuda;
+    std::vector<std::string> compiler;  // the command's first arguments
     std::vector<std::string> flags;
   };
   std::vector<Unit> units_;

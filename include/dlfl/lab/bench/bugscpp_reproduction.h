@@ -33,7 +33,11 @@ GitClone find_bugscpp_clone(const std::filesystem::path& repos, const eval::BugR
 // patch does not apply, an extra file cannot be written), "build failed", "timeout",
 // "tests fail to run", "failing cases differ" (the buggy version's failing cases are not
 // meta.json's; the detail says which differ), "no fail-to-pass test" (no listed case
-// passes on the fixed version). Throws dlfl::Error as reproduce_bug does.
+// passes on the fixed version). With context.kill_matrix set, a kept defect's buggy
+// version is prepared again and built without coverage under bear (its compilation
+// database, and the plain build's time), and kill-matrix builds its schemata copy and runs
+// its cases with BugsC++'s commands without coverage (add_kill_matrix); r.mbfl says why
+// when it could not. Throws dlfl::Error as reproduce_bug does.
 // A manifest is data: the BugsC++ defects among `bugs` (those with bugscpp data) get
 // their commands, patches and files from the BugsC++ checkout the user names (`checkout`,
 // read as eval::import_bugscpp reads it), never from the manifest; each manifest copy must

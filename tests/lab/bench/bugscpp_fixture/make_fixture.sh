@@ -108,7 +108,9 @@ fix2=$(git rev-parse HEAD)
 
 # A patch as BugsC++ ships them: `git format-patch` of a commit on top of the fix.
 # The harness BugsC++'s common patches add: coverage flushed by __gcov_flush on a crash.
-harness_sed='s/^int main(int argc, char\*\* argv) {$/#include <signal.h>\nextern void __gcov_flush(void);\nstatic void dpp_flush(int s) { __gcov_flush(); signal(s, SIG_DFL); raise(s); }\nint main(int argc, char** argv) {\n  int dpp_unused;\n  signal(SIGSEGV, dpp_flush);/'
+# Like BugsC++'s, it calls the flush only in the coverage build (-DDPP_ENABLE_GCOV), so the
+# plain build links without libgcov.
+harness_sed='s/^int main(int argc, char\*\* argv) {$/#include <signal.h>\n#ifdef DPP_ENABLE_GCOV\nextern void __gcov_flush(void);\n#endif\nstatic void dpp_flush(int s) {\n#ifdef DPP_ENABLE_GCOV\n  __gcov_flush();\n#endif\n  signal(s, SIG_DFL); raise(s); }\nint main(int argc, char** argv) {\n  int dpp_unused;\n  signal(SIGSEGV, dpp_flush);/'
 patch_of() {  # COMMIT FILE: the change made by the commands on stdin, as a patch on COMMIT
   git checkout -q --detach "$1"
   sh
@@ -169,7 +171,7 @@ cat > "$tax/meta.json" <<EOF
       "@DPP_COMPILATION_DB_TOOL@ make -j@DPP_PARALLEL_BUILD@"]}]},
     "build-coverage": {"commands": [{"type": "docker", "lines": [
       "bash -c 'make clean'",
-      "bash -c 'make -j @DPP_PARALLEL_BUILD@ CFLAGS=\"--coverage -g -O0\"'"]}]},
+      "bash -c 'make -j @DPP_PARALLEL_BUILD@ CFLAGS=\"--coverage -g -O0 -DDPP_ENABLE_GCOV\"'"]}]},
     "test-type": "ctest",
     "test": {"commands": [{"type": "docker", "lines": [
       "bash -c 'index=\$(cat DPP_TEST_INDEX); python -c \"import cgi; cgi.escape(chr(60))\" && /home/workspace/build/check \"\$(sed -n \${index}p .dpp/test_list)\"'"]}]},
