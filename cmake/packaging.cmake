@@ -78,13 +78,14 @@ faults themselves.")
 # Clang's builtin headers for `dlfl instrument`, a coverage tool for gcov/llvm collection
 # (gcc's gcov or LLVM 14's llvm-cov), and python3 with pytest and coverage.py for the
 # plugin. Suggests: what the C++ library's CMake package finds for its consumers, GoogleTest
-# for the prebuilt listener, pytest-xdist for parallel pytest runs.
+# for the prebuilt listener, pytest-xdist for parallel pytest runs, bear for the
+# compilation database of a BugsC++ defect's mutation analysis (bugset reproduce --mbfl).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "libclang-common-14-dev, gcc | llvm-14, python3, python3-pytest, python3-coverage")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc, llvm-14")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-  "libeigen3-dev, libboost-dev, libsimdjson-dev, libpugixml-dev, libgtest-dev, python3-pytest-xdist, cmake")
+  "libeigen3-dev, libboost-dev, libsimdjson-dev, libpugixml-dev, libgtest-dev, python3-pytest-xdist, cmake, bear")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
