@@ -30,6 +30,8 @@ nlohmann::json fingerprint(const BenchConfig& config) {
                         {"max", s.max},
                         {"seed", s.seed}});
   nlohmann::json print{{"subjects", subjects}, {"formulas", config.formulas}, {"top_n", config.top_n}, {"techniques", config.techniques}};
+  // Only with --mbfl, so directories of runs without it resume.
+  if (config.mbfl_budget > 0) print["mbfl"] = {{"budget", config.mbfl_budget}, {"per_line", config.mbfl_per_line}};
   // Only in multi-fault mode, so single-fault directories of earlier versions resume.
   if (config.multi_fault.enabled())
     print["multi_fault"] = {{"k", {config.multi_fault.min_k, config.multi_fault.max_k}},
@@ -129,6 +131,8 @@ BenchResult run_bench(const BenchOptions& o) {
       setup.runtime_ldflags = o.runtime_ldflags;
       setup.runtime_gtest_ldflags = o.runtime_gtest_ldflags;
       setup.clang = o.clang;
+      if (o.config.mbfl_budget > 0)
+        setup.kill_matrix = {o.kill_matrix_command, o.config.mbfl_budget, o.config.mbfl_per_line, o.kill_matrix_timeout};
       setup.interrupt = o.interrupt;
       setup.log = log;
       subjects.push_back(prepare_subject(run.subject_file, setup));

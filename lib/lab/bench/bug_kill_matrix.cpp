@@ -4,6 +4,8 @@
 #include <chrono>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <utility>
 
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
@@ -13,6 +15,7 @@
 #include "dlfl/formats/spectrum_formats.h"
 #include "dlfl/lab/bench/step_log.h"
 #include "dlfl/lab/bench/technique_results.h"
+#include "dlfl/spectrum_subset.h"
 
 namespace dlfl::bench {
 namespace {
@@ -51,13 +54,19 @@ void set_recipe_schemata(const FaultContext& c, std::map<std::string, std::strin
   }
 }
 
+void set_bug_owner(const BugPlan& plan, BugKillMatrixRun& run) {
+  run.owner = plan.bug->id + " " + plan.fix;
+  run.log_dir = plan.log_dir;
+  if (!plan.spectrum_dir.empty()) run.keep_as = plan.spectrum_dir / (plan.bug->id + ".kill-matrix.dlfl");
+}
+
 void no_kill_matrix(FaultRecord& r, const std::string& why, const std::function<void(const std::string&)>& log) {
   if (!r.mbfl) r.mbfl.emplace();
   r.mbfl->failure = why;
   if (log) log(r.key() + ": no kill matrix: " + why);
 }
 
-void add_kill_matrix(const FaultContext& c, const BugPlan& plan, const BugKillMatrixRun& run, const Spectrum& spectrum,
+void add_kill_matrix(const FaultContext& c, const BugKillMatrixRun& run, const Spectrum& spectrum,
                      const std::vector<eval::GroundTruthItem>& truth, FaultRecord& r,
                      const std::function<void(const std::string&)>& log) {
   const auto start = std::chrono::steady_clock::now();
@@ -70,9 +79,9 @@ void add_kill_matrix(const FaultContext& c, const BugPlan& plan, const BugKillMa
   if (!has_compile_database(run.compile_database))
     return failed("no compilation database in " + run.compile_database.string() +
                   " (kill-matrix parses the sources with it)");
-  // The directory is the work tree's: a rerun of the same bug resumes from kill-matrix's
-  // journal; another bug's mutants are removed first.
-  const std::string owner = plan.bug->id + " " + plan.fix + "\n";
+  // The directory is the work tree's: a rerun for the same owner resumes from
+  // kill-matrix's journal; another owner's mutants are removed first.
+  const std::string owner = run.owner + "\n";
   const fs::path owner_file = run.out / "bug.txt";
   std::ifstream owned(owner_file);
   if (std::string(std::istreambuf_iterator<char>(owned), std::istreambuf_iterator<char>()) != owner) {
@@ -108,7 +117,7 @@ void add_kill_matrix(const FaultContext& c, const BugPlan& plan, const BugKillMa
   const CommandOutcome outcome =
       run_command(command, run.out, c.build_env, c.kill_matrix.timeout, c.interrupt, &progress);
   if (c.interrupt && c.interrupt->load()) throw Error("interrupted");
-  keep_log(plan.log_dir, "kill-matrix.log", outcome.output);
+  keep_log(run.log_dir, "kill-matrix.log", outcome.output);
   if (!outcome.ok) return failed("kill-matrix: " + failure_summary(outcome));
 
   Spectrum kills;
@@ -128,10 +137,25 @@ void add_kill_matrix(const FaultContext& c, const BugPlan& plan, const BugKillMa
   options.top_n = c.top_n;
   options.exam_base = c.exam_base;
   options.top_n_rule = c.top_n_rule;
+  std::set<std::pair<std::string, std::uint32_t>> faulty;
+  for (const auto& item : truth)
+    if (item.line > 0) faulty.emplace(item.file, item.line);
+  const auto on_faulty_line = [&](std::size_t e) {
+    return faulty.contains({std::string(kills.file(e)), static_cast<std::uint32_t>(kills.element(e).first_line)});
+  };
+  for (std::size_t e = 0; e < kills.element_count(); ++e) cost.on_faulty_lines += on_faulty_line(e);
   for (auto& result : mutation_results(c, spectrum, kills, truth, options)) r.results.push_back(std::move(result));
-  if (!plan.spectrum_dir.empty()) {
-    fs::create_directories(plan.spectrum_dir);
-    io::write_native(kills, plan.spectrum_dir / (plan.bug->id + ".kill-matrix.dlfl"));
+  if (run.other_lines) {
+    const Spectrum others = subset(
+        kills, [&](std::size_t e) -> bool { return !on_faulty_line(e); }, [](std::size_t) { return true; });
+    for (auto& result : mutation_results(c, spectrum, others, truth, options)) {
+      result.formula += "-other-lines";
+      r.results.push_back(std::move(result));
+    }
+  }
+  if (!run.keep_as.empty()) {
+    fs::create_directories(run.keep_as.parent_path());
+    io::write_native(kills, run.keep_as);
   }
   cost.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -440,6 +440,7 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
     run.compile_database = runtime ? plain.build : tree.build;
     run.out = tree.build.parent_path() / "kill-matrix";
     run.plain_build_seconds = buggy_build_seconds;
+    set_bug_owner(plan, run);
     FaultContext configured = c;
     with_test_options(configured, "buggy", false);
     bool schemata = true;
@@ -450,7 +451,7 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
       schemata = false;
     }
     if (schemata)
-      add_kill_matrix(c, plan, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
+      add_kill_matrix(c, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
   }
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

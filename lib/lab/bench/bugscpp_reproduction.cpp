@@ -374,6 +374,7 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
     run.source = tree.source;
     run.compile_database = defect.dir() / "compdb";
     run.out = tree.build.parent_path() / "kill-matrix";
+    set_bug_owner(plan, run);
     const auto plain_start = std::chrono::steady_clock::now();
     const CommandOutcome plain = defect.plain_build(run.compile_database);
     if (interrupted()) throw Error("interrupted");
@@ -384,7 +385,7 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
       run.plain_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - plain_start).count();
       std::tie(run.build_command, run.test_command) = defect.schemata_scripts(run.out / "tree");
       run.jobs = 1;  // the cases share the tree's DPP_TEST_INDEX
-      add_kill_matrix(c, plan, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
+      add_kill_matrix(c, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
     }
   }
   r.kept = true;

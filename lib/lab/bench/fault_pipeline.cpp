@@ -12,6 +12,7 @@
 
 #include "dlfl/lab/bench/download_detection.h"
 #include "dlfl/lab/bench/instrumented_edit.h"
+#include "dlfl/lab/bench/seeded_kill_matrix.h"
 #include "dlfl/lab/bench/technique_results.h"
 #include "dlfl/lab/bench/watchdog.h"
 #include "dlfl/collect/binary_probe.h"
@@ -378,6 +379,7 @@ FaultRecord run_faults(const FaultContext& c, const WorkTree& tree, std::span<co
     }
   }
   r.results = evaluate_formulas(c, spectrum, faults);
+  if (!c.kill_matrix.command.empty()) add_seeded_kill_matrix(c, tree, members, spectrum, faults, r, log);
   r.kept = true;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -62,7 +62,8 @@ std::string record_to_json(const FaultRecord& r) {
                  {"build_seconds", m.build_seconds},
                  {"run_seconds", m.run_seconds},
                  {"seconds", m.seconds},
-                 {"plain_build_seconds", m.plain_build_seconds}};
+                 {"plain_build_seconds", m.plain_build_seconds},
+                 {"on_faulty_lines", m.on_faulty_lines}};
   }
   return j.dump(-1, ' ', false, json::error_handler_t::replace);  // paths may not be UTF-8
 }
@@ -127,6 +128,7 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
       it->at("run_seconds").get_to(m.run_seconds);
       it->at("seconds").get_to(m.seconds);
       it->at("plain_build_seconds").get_to(m.plain_build_seconds);
+      m.on_faulty_lines = it->value("on_faulty_lines", std::size_t{0});  // records of older versions lack it
       r.mbfl = std::move(m);
     }
     if (r.subject.empty() || r.fault.empty()) throw Error(source, line_number, "a record without subject or fault");

@@ -145,6 +145,7 @@ PreparedSubject prepare_subject(const fs::path& subject_file, const SetupOptions
   c.top_n = o.top_n;
   for (const auto& name : o.formulas) c.formulas.push_back(make_formula(name));
   c.techniques = o.techniques;
+  c.kill_matrix = o.kill_matrix;
   c.vars["launcher"] = ccache_on_path() ? "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" : "";
   c.build_env = {"CCACHE_BASEDIR=" + dir.string(), "CCACHE_NOHASHDIR=1"};
   // The original is configured only for its compilation database (mutants, instrumenter).

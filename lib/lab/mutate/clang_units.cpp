@@ -2,6 +2,8 @@
 #include "clang_units.h"
 
 #include <clang/Tooling/ArgumentsAdjusters.h>
+
+#include <algorithm>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
@@ -17,7 +19,11 @@ void adjust_compile_commands(clang::tooling::ClangTool& tool, const std::vector<
     clang::tooling::CommandLineArguments out =
         cuda::is_cuda_command(args, file.str()) ? cuda::clang_cuda_args(args, file.str(), cuda_stub_dir) : args;
     // Builtin headers (stddef.h...) come from the clang we link, not from next to dlfl.
-    out.insert(out.begin() + 1, {"-resource-dir", DLFL_CLANG_RESOURCE_DIR, "-w"});
+    // Warnings are off (-w), unless the caller turns them off itself to raise some to
+    // errors (-Wno-everything -Werror=X), which -w would silence too.
+    const bool own_warnings = std::find(extra_args.begin(), extra_args.end(), "-Wno-everything") != extra_args.end();
+    out.insert(out.begin() + 1, {"-resource-dir", DLFL_CLANG_RESOURCE_DIR});
+    if (!own_warnings) out.insert(out.begin() + 3, "-w");
     out.insert(out.end(), extra_args.begin(), extra_args.end());
     return out;
   });

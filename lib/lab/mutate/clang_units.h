@@ -11,8 +11,9 @@
 namespace dlfl::mutate::detail {
 
 // Adjusts `tool`'s compile commands: nvcc commands become clang CUDA commands parsing
-// against the CUDA stub headers in `cuda_stub_dir`, `extra_args` go last, and the parse
-// stops after semantic analysis (no output files).
+// against the CUDA stub headers in `cuda_stub_dir`, `extra_args` go last, warnings are
+// off (-w; or as extra_args say when they hold -Wno-everything), and the parse stops
+// after semantic analysis (no output files).
 void adjust_compile_commands(clang::tooling::ClangTool& tool, const std::vector<std::string>& extra_args,
                              const std::string& cuda_stub_dir);
 

@@ -110,7 +110,19 @@ std::map<std::string, SchemataText> SchemataBuild::render(const std::vector<char
 std::vector<CompileError> SchemataBuild::check(const std::map<std::string, SchemataText>& texts) const {
   std::map<std::string, std::string> overlays;
   for (const auto& [path, t] : texts) overlays[path] = t.text;
-  return detail::compile_errors(*db_, units_, overlays, o_.extra_args);
+  std::vector<std::string> args = o_.extra_args;
+  args.insert(args.end(), std::begin(detail::kMismatchErrors), std::end(detail::kMismatchErrors));
+  std::vector<CompileError> errors = detail::compile_errors(*db_, units_, overlays, args);
+  // A mismatch counts only where a switch put it (the original code may have its own).
+  std::erase_if(errors, [&](const CompileError& e) {
+    if (!e.mismatch) return false;
+    const auto t = texts.find(e.path);
+    if (t == texts.end()) return true;
+    return std::none_of(t->second.cluster.begin(), t->second.cluster.end(), [&](const auto& entry) {
+      return entry.second.first <= e.offset && e.offset < entry.second.second;
+    });
+  });
+  return errors;
 }
 
 std::set<std::uint32_t> SchemataBuild::blame(const std::vector<CompileError>& errors,

@@ -28,6 +28,8 @@ class ErrorCollector : public DiagnosticConsumer {
     llvm::SmallString<256> text;
     info.FormatDiagnostic(text);
     e.message = text.str().str();
+    const llvm::StringRef group = DiagnosticIDs::getWarningOptionForDiag(info.getID());
+    e.mismatch = group == "conditional-type-mismatch" || group == "pointer-type-mismatch";
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const SourceManager& sm = info.getSourceManager();
       const SourceLocation loc = sm.getFileLoc(info.getLocation());

@@ -17,7 +17,16 @@ struct CompileError {
   std::string path;     // the file the error is in (real path; empty: no location)
   std::uint64_t offset = 0;  // byte offset in that file's (rewritten) text
   std::string message;
+  // A mismatch of `?:` operand types that clang only warns about (and counts as an error
+  // here) but GCC rejects in C: it matters only in a mutant's code (kMismatchErrors).
+  bool mismatch = false;
 };
+
+// Arguments that make clang report, as errors, the `?:` operand mismatches GCC rejects in
+// C under -pedantic-errors (a pointer and an integer, incompatible pointers).
+// Every other warning stays off.
+inline const char* const kMismatchErrors[] = {"-Wno-everything", "-Werror=conditional-type-mismatch",
+                                              "-Werror=pointer-type-mismatch"};
 
 // Parses `units` (adjusted as every mutation pass does) with `overlays` (real path →
 // text) in place of the files on disk, and returns every error clang reports, located

@@ -250,6 +250,50 @@ TEST_F(BenchPipeline, GcovBackend) {
   EXPECT_GT(kept, 0u);
 }
 
+// --mbfl: each kept fault's kill matrix from the original sources with the fault in (not
+// the instrumented copy), the mutation techniques beside the formulas and the same from
+// the mutants off the seeded line, whose own mutants the record counts; the budget is
+// part of the configuration.
+TEST_F(BenchPipeline, MbflAddsMutationTechniquesAndTheirBiasBound) {
+  dlfl::testing::TempDir dir("bench-mbfl");
+  const fs::path out = dir / "out";
+  const std::string common = "bench --subject " + subject.string() + " --max 2 --seed 3 -q -o " + out.string();
+  const CliRun r = run(common + " --mbfl 10 --mbfl-per-line 3", dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  ResultsStore store(out / std::string(kResultsFileName));
+  std::size_t kept = 0;
+  for (const auto& record : store.records()) {
+    if (!record.kept) continue;
+    ++kept;
+    ASSERT_TRUE(record.mbfl.has_value()) << record.fault;
+    const MutationCost& cost = *record.mbfl;
+    EXPECT_EQ(cost.failure, "") << record.fault;
+    EXPECT_GT(cost.compiled, 0u) << record.fault;
+    EXPECT_LE(cost.on_faulty_lines, cost.compiled) << record.fault;
+    EXPECT_GT(cost.runs, cost.compiled) << record.fault;
+    std::map<std::string, FormulaResult> by_name;
+    for (const auto& f : record.results) by_name[f.formula] = f;
+    ASSERT_TRUE(by_name.contains("ochiai+hybrid")) << record.fault;
+    ASSERT_TRUE(by_name.contains("ochiai+hybrid-other-lines")) << record.fault;
+    ASSERT_TRUE(by_name.contains("muse-other-lines")) << record.fault;
+    const FormulaResult& ochiai = by_name["ochiai"];
+    // The hybrid only reorders Ochiai's ties: the faulty line stays inside its tie.
+    for (const char* name : {"ochiai+hybrid", "ochiai+hybrid-other-lines"}) {
+      EXPECT_GE(by_name[name].first_rank, ochiai.first_rank_best) << record.fault << " " << name;
+      EXPECT_LE(by_name[name].first_rank, ochiai.first_rank_worst) << record.fault << " " << name;
+    }
+    // With no mutant left on any line, the hybrid is Ochiai's order, ties kept.
+    if (cost.on_faulty_lines == cost.compiled) {
+      EXPECT_DOUBLE_EQ(by_name["ochiai+hybrid-other-lines"].first_rank, ochiai.first_rank) << record.fault;
+    }
+  }
+  EXPECT_GT(kept, 0u);
+  // The subject's own sources were never touched, and another budget is another run.
+  EXPECT_EQ(std::system(("git -C " + fs::path(DLFL_BENCH_FIXTURE).string() + " diff --quiet -- .").c_str()), 0);
+  const CliRun other = run(common + " --mbfl 20", dir.path());
+  EXPECT_NE(other.status, 0);
+}
+
 // A test_list's tests under the runtime: one instrumented process each, linked with the
 // runtime alone; the GoogleTest listener is C++ and would break a C driver's link (gcc,
 // no libstdc++).

@@ -99,8 +99,13 @@ TEST(Schemata, EachSwitchRunsItsMutantAndNoSwitchTheOriginal) {
 
 // C units get a C switch (a static function, no namespace or lambda), strict C89 with
 // -pedantic-errors compiles it, and an lvalue is guarded by its statement, never by a `?:`
-// (which C does not allow on the left of `=`).
+// (which C does not allow on the left of `=`); a mutant whose `?:` would mix a pointer and
+// an integer (`p` negated), which GCC rejects under -pedantic-errors, is dropped alone.
 const char* kCProgram = R"(#include <stdio.h>
+static int has(const char* p) {
+  if (p) return 1;
+  return 0;
+}
 static int clamp(int x, int hi) {
   if (x < hi) return x;
   return hi;
@@ -113,7 +118,7 @@ int main(void) {
     values[i] = clamp(i * 2, 3);
   for (i = 0; i < 3; i++)
     sum += values[i];
-  printf("%d %d line=%d\n", sum, clamp(5, 4), __LINE__);
+  printf("%d %d %d line=%d\n", sum, clamp(5, 4), has("x"), __LINE__);
   return 0;
 }
 )";
@@ -142,6 +147,7 @@ TEST(Schemata, CUnitsGetACSwitchAndEachMutantRunsAsItsPatch) {
   const std::string text = slurp(o.tree / "main.c");
   EXPECT_NE(text.find("dlfl_schemata_mutant() == 1"), std::string::npos) << text;
   EXPECT_EQ(text.find("namespace"), std::string::npos) << text;
+  EXPECT_GE(s.dropped_uncompilable, 1u);
 
   const fs::path plain = project.root() / "plain";
   fs::create_directories(plain);

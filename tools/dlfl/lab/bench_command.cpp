@@ -47,6 +47,9 @@ struct BenchCommandOptions {
   std::string multi_fault;  // "K" or "MIN-MAX"
   std::size_t combinations = 0;
   std::string singles_dir;
+  std::size_t mbfl_budget = 0;
+  std::size_t mbfl_per_line = 5;
+  unsigned mbfl_timeout = 7200;
 };
 
 // "--multi-fault 2-4" (or "3"): the checked range.
@@ -97,6 +100,12 @@ void run_bench_command(const BenchCommandOptions& o) {
                     ? "bench: multi-fault mode needs --singles DIR, the output directory of the single-fault run"
                     : "bench: --singles is for multi-fault mode (--multi-fault MIN-MAX)");
   options.singles_dir = o.singles_dir;
+  if (o.mbfl_budget > 0) {
+    options.config.mbfl_budget = o.mbfl_budget;
+    options.config.mbfl_per_line = o.mbfl_per_line;
+    options.kill_matrix_command = {self_executable().string(), "kill-matrix"};
+    options.kill_matrix_timeout = std::chrono::seconds(o.mbfl_timeout);
+  }
   for (const auto& name : options.config.formulas) (void)make_formula(name);  // typos fail before any build
 
   bool runtime = false;
@@ -183,6 +192,16 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--combinations", o->combinations, "Multi-fault combinations per group and per K (default 20)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--singles", o->singles_dir, "Output directory of the finished single-fault run (multi-fault mode)");
+  cmd->add_option("--mbfl", o->mbfl_budget,
+                  "Mutation-based localization of each kept fault with a budget of N mutants: `dlfl kill-matrix` on the\n"
+                  "original sources with the fault in (one schemata build by the subject's commands, its tests rerun per\n"
+                  "mutant); rows FORMULA+hybrid, FORMULA+metallaxis and muse, and the same from the mutants off the\n"
+                  "faulty line (-other-lines: the seeded line's own mutants are a bias) (default 0: none)");
+  cmd->add_option("--mbfl-per-line", o->mbfl_per_line, "With --mbfl: at most N mutants per line (default 5)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  cmd->add_option("--mbfl-timeout", o->mbfl_timeout,
+                  "With --mbfl: seconds for one fault's schemata build and runs (default 7200)")
+      ->check(CLI::Range(1u, 604800u));
   cmd->add_option("--limit", o->limit, "Stop after N more faults (the rest stays pending for a later run)");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] { run_bench_command(*o); });

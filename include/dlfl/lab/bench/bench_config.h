@@ -43,6 +43,11 @@ struct BenchConfig {
   // Multi-fault mode (fault_combinations.h): combinations of k = k[0]..k[1] mutants
   // instead of single mutants; needs the single-fault run's results (bench_runner.h).
   MultiFaultConfig multi_fault;
+  // `dlfl bench --mbfl N`: each kept fault's kill matrix with a budget of N mutants, at
+  // most mbfl_per_line per line (seeded_kill_matrix.h); 0 = none. Set by the command
+  // line, not the benchmark file.
+  std::size_t mbfl_budget = 0;
+  std::size_t mbfl_per_line = 5;
 };
 
 // Throws dlfl::Error "FILE: what" for malformed JSON, unknown or mistyped fields, no

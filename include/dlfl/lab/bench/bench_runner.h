@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <ostream>
@@ -35,6 +36,10 @@ struct BenchOptions {
   // each test of its one run, `--libs` for a test_list's tests, one process each).
   std::string runtime_cflags, runtime_ldflags, runtime_gtest_ldflags;
   ClangSteps clang;  // finding mutants, instrumenting trees (runtime backend)
+  // With config.mbfl_budget: the argv that runs `dlfl kill-matrix` (fault_pipeline.h
+  // KillMatrixStep), and the seconds one fault's schemata build and runs may take.
+  std::vector<std::string> kill_matrix_command;
+  std::chrono::seconds kill_matrix_timeout{7200};
   // Multi-fault mode (config.multi_fault): the output directory of the finished
   // single-fault run of the same subjects, max and seed; its kept records say which
   // mutants make a test fail alone (read only).

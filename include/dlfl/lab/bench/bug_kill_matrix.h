@@ -34,6 +34,15 @@ struct BugKillMatrixRun {
   std::string gtest, ctest, test_command;
   unsigned jobs = 1;               // tests at once
   double plain_build_seconds = 0;  // MutationCost::plain_build_seconds
+  // Whose kill matrix `out` holds (a bug and its fix, a seeded fault): a rerun for the
+  // same owner resumes there, another owner's files are removed first.
+  std::string owner;
+  std::filesystem::path log_dir;  // kill-matrix's output goes to log_dir/kill-matrix.log; empty: none
+  std::filesystem::path keep_as;  // the kill matrix is also written here; empty: not kept
+  // Also evaluates the rankings from the mutants off the ground truth's lines, named with
+  // "-other-lines" (ochiai+hybrid-other-lines, muse-other-lines): on seeded faults, whose
+  // own line holds mutants by construction, the bound of that bias.
+  bool other_lines = false;
 };
 
 // A recipe's schemata build (bug_reproduction.cpp): its configure and build commands with
@@ -50,11 +59,14 @@ void set_recipe_schemata(const FaultContext& context, std::map<std::string, std:
 // `truth` to r.results (named as mutation_results names them); r.mbfl says what it cost,
 // or why none was measured (no compilation database, a schemata build or test run that
 // failed: the bug stays kept, with its SBFL results). The kill matrix is kept beside the
-// spectrum (plan.spectrum_dir/BUG.kill-matrix.dlfl). Throws dlfl::Error("interrupted")
+// spectrum (run.keep_as). Throws dlfl::Error("interrupted")
 // when the context's interrupt is set, and when the kill matrix cannot be kept.
-void add_kill_matrix(const FaultContext& context, const BugPlan& plan, const BugKillMatrixRun& run,
-                     const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth, FaultRecord& r,
+void add_kill_matrix(const FaultContext& context, const BugKillMatrixRun& run, const Spectrum& spectrum, const std::vector<eval::GroundTruthItem>& truth, FaultRecord& r,
                      const std::function<void(const std::string&)>& log);
+
+// A real bug's owner (its id and fix), log directory and kept kill matrix
+// (plan.spectrum_dir/BUG.kill-matrix.dlfl when plan keeps spectra).
+void set_bug_owner(const BugPlan& plan, BugKillMatrixRun& run);
 
 // Records in r.mbfl that no kill matrix was measured, and why.
 void no_kill_matrix(FaultRecord& r, const std::string& why, const std::function<void(const std::string&)>& log);

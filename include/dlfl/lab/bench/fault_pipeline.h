@@ -30,8 +30,9 @@
 
 namespace dlfl::bench {
 
-// `dlfl bugset reproduce --mbfl`: mutation-based localization of each kept bug by a
-// subprocess of `dlfl kill-matrix` on its buggy version (bug_kill_matrix.h).
+// `dlfl bugset reproduce --mbfl`, `dlfl bench --mbfl`: mutation-based localization of
+// each kept bug or seeded fault by a subprocess of `dlfl kill-matrix` on its faulty
+// version (bug_kill_matrix.h, seeded_kill_matrix.h).
 struct KillMatrixStep {
   // The argv that runs `dlfl kill-matrix` (e.g. {"/usr/bin/dlfl", "kill-matrix"}), to which
   // the bug's spectrum, trees and tests are appended; empty: no mutation analysis.

@@ -36,6 +36,9 @@ struct MutationCost {
   // The buggy version's build in the same run, with coverage or instrumentation (the
   // closest plain build measured): what the schemata build is compared against.
   double plain_build_seconds = 0;
+  // Compiled mutants on the ground truth's lines. A seeded fault's own line takes mutants
+  // as any line does, which a real fault's line need not (MBFL's bias on seeded faults).
+  std::size_t on_faulty_lines = 0;
 };
 
 struct FaultRecord {

@@ -37,6 +37,7 @@ struct SetupOptions {
   // each test of its one run, `--libs` for a test_list's tests, one process each).
   std::string runtime_cflags, runtime_ldflags, runtime_gtest_ldflags;
   ClangSteps clang;
+  KillMatrixStep kill_matrix;  // the context's (fault_pipeline.h); empty command: none
   const std::atomic<bool>* interrupt = nullptr;
   std::function<void(std::string_view)> log;  // one line per step (may be empty)
 };
