@@ -401,16 +401,18 @@ def mutation_cost_lines(kept, recorded):
     if not costs:
         return []
     lines = ["Mutation analysis per bug (`dlfl kill-matrix` on the buggy version: mutants generated / compiled "
-             "into the one schemata build / killed, test runs, the schemata build against the same run's build "
-             "of the buggy version with coverage, the test runs, the whole step; seconds of wall time):", "",
-             "| bug | mutants | killed | test runs | schemata build s | coverage build s | runs s | step s |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "into the one schemata build / killed, compiled mutants on the faulty lines, test runs, the schemata "
+             "build against the same run's build of the buggy version (with coverage for a Denchmark bug, "
+             "plain for a BugsC++ defect), the test runs, the whole step; seconds of wall time):", "",
+             "| bug | mutants | killed | on faulty lines | test runs | schemata build s | buggy build s | runs s | step s |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for bug, m, from_list in sorted(costs, key=lambda c: bug_key(c[0])):
         name = f"{bug} (listed)" if from_list else bug
         if m.get("failure"):
-            lines.append(f"| {name} | not measured: {m['failure']} | | | | | | |")
+            lines.append(f"| {name} | not measured: {m['failure']} | | | | | | | |")
             continue
-        lines.append(f"| {name} | {m['generated']} / {m['compiled']} | {m['killed']} | {m['runs']} | "
+        on_faulty = m.get("on_faulty_lines", "?")  # entries of older runs lack it
+        lines.append(f"| {name} | {m['generated']} / {m['compiled']} | {m['killed']} | {on_faulty} | {m['runs']} | "
                      f"{m['build_seconds']:.0f} | {m['plain_build_seconds']:.0f} | {m['run_seconds']:.0f} | "
                      f"{m['seconds']:.0f} |")
     return lines + [""]
