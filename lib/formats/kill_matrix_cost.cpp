@@ -5,8 +5,7 @@
 
 #include "dlfl/error.h"
 #include "dlfl/files/atomic_file.h"
-#include "dlfl/files/json_depth.h"
-#include "dlfl/files/text_file.h"
+#include "versioned_json.h"
 
 namespace dlfl::io {
 namespace {
@@ -45,19 +44,7 @@ void write_kill_matrix_cost(const KillMatrixCost& cost, const std::filesystem::p
 
 KillMatrixCost read_kill_matrix_cost(const std::filesystem::path& path) {
   const std::string source = path.string();
-  const std::string text = read_text_file(path);
-  check_json_depth(text, source);
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception& e) {
-    throw Error(source, 0, std::string("not JSON: ") + e.what());
-  }
-  if (!doc.is_object() || doc.value("format", "") != kFormat)
-    throw Error(source, 0, std::string("not a kill matrix cost record (no \"format\": \"") + kFormat + "\")");
-  if (doc.value("version", 0) != kVersion)
-    throw Error(source, 0, "kill matrix cost version " + doc.value("version", json(0)).dump() + " (this dlfl reads " +
-                               std::to_string(kVersion) + ")");
+  const json doc = detail::read_versioned_json(path, kFormat, kVersion, "kill matrix cost record");
   KillMatrixCost cost;
   cost.generated = field<std::size_t>(doc, "generated", source);
   cost.compiled = field<std::size_t>(doc, "compiled", source);

@@ -6,8 +6,7 @@
 
 #include "dlfl/error.h"
 #include "dlfl/files/atomic_file.h"
-#include "dlfl/files/json_depth.h"
-#include "dlfl/files/text_file.h"
+#include "versioned_json.h"
 
 namespace dlfl::io {
 namespace {
@@ -57,19 +56,7 @@ void write_mutant_manifest(const MutantManifest& manifest, const std::filesystem
 
 MutantManifest read_mutant_manifest(const std::filesystem::path& path) {
   const std::string source = path.string();
-  const std::string text = read_text_file(path);
-  check_json_depth(text, source);
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception& e) {
-    throw Error(source, 0, std::string("not JSON: ") + e.what());
-  }
-  if (!doc.is_object() || doc.value("format", "") != kFormat)
-    throw Error(source, 0, std::string("not a mutants manifest (no \"format\": \"") + kFormat + "\")");
-  if (doc.value("version", 0) != kVersion)
-    throw Error(source, 0, "mutants manifest version " + doc.value("version", json(0)).dump() + " (this dlfl reads " +
-                               std::to_string(kVersion) + ")");
+  const json doc = detail::read_versioned_json(path, kFormat, kVersion, "mutants manifest");
   MutantManifest m;
   m.switch_variable = field<std::string>(doc, "switch", source);
   m.tree = field<std::string>(doc, "tree", source);
