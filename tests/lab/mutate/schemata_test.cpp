@@ -35,21 +35,26 @@ int main() {
 }
 )";
 
-// Builds `source` as main.cpp in `dir` and runs it (with `env`, bounded: some mutants
-// loop); returns the exit status and output.
-std::string build_and_run(const fs::path& dir, const std::string& env) {
+const char* const kCxx = "g++ -std=c++20 -O0";
+// C89 and pedantic, as strict as C projects build (berry: -std=c99 -pedantic-errors).
+const char* const kStrictC = "gcc -std=c89 -pedantic-errors -Wall -Werror -O0";
+
+// Compiles dir/FILE into dir/prog with `compiler`; "" or the compiler's output.
+std::string compile(const std::string& compiler, const fs::path& dir, const std::string& file) {
   std::string out;
-  const int built = run("g++ -std=c++20 -O0 -o " + (dir / "prog").string() + " " + (dir / "main.cpp").string(), &out);
-  if (built != 0) return "does not compile: " + out;
-  const int status = run("cd " + dir.string() + " && " + env + " timeout 5 ./prog", &out);
-  return "status " + std::to_string(status) + ": " + out;
+  return run(compiler + " -o " + (dir / "prog").string() + " " + (dir / file).string(), &out) == 0 ? "" : out;
 }
 
-// Only runs the program the schemata tree builds (once), under each switch value.
+// Runs dir/prog (with `env`, bounded: some mutants loop): the exit status and output.
 std::string run_built(const fs::path& dir, const std::string& env) {
   std::string out;
   const int status = run("cd " + dir.string() + " && " + env + " timeout 5 ./prog", &out);
   return "status " + std::to_string(status) + ": " + out;
+}
+
+std::string build_and_run(const std::string& compiler, const fs::path& dir, const std::string& file) {
+  const std::string error = compile(compiler, dir, file);
+  return error.empty() ? run_built(dir, "") : "does not compile: " + error;
 }
 
 TEST(Schemata, EachSwitchRunsItsMutantAndNoSwitchTheOriginal) {
@@ -73,13 +78,11 @@ TEST(Schemata, EachSwitchRunsItsMutantAndNoSwitchTheOriginal) {
   EXPECT_GE(s.dropped_uncompilable, 1u);
 
   const fs::path tree = o.tree;
-  std::string out;
-  ASSERT_EQ(run("g++ -std=c++20 -O0 -o " + (tree / "prog").string() + " " + (tree / "main.cpp").string(), &out), 0)
-      << out;
+  ASSERT_EQ(compile(kCxx, tree, "main.cpp"), "");
   const fs::path plain = project.root() / "plain";
   fs::create_directories(plain);
   write_text(plain / "main.cpp", kProgram);
-  const std::string original = build_and_run(plain, "");
+  const std::string original = build_and_run(kCxx, plain, "main.cpp");
   EXPECT_EQ(run_built(tree, ""), original);
   EXPECT_EQ(run_built(tree, "DLFL_MUTANT=0"), original);
 
@@ -89,7 +92,7 @@ TEST(Schemata, EachSwitchRunsItsMutantAndNoSwitchTheOriginal) {
   for (std::size_t k = 0; k < s.mutants.size(); k += step) {
     const SchemataMutant& m = s.mutants[k];
     write_text(plain / "main.cpp", apply_mutant(kProgram, m.mutant));
-    const std::string patched = build_and_run(plain, "");
+    const std::string patched = build_and_run(kCxx, plain, "main.cpp");
     EXPECT_EQ(run_built(tree, "DLFL_MUTANT=" + std::to_string(m.number)), patched)
         << m.mutant.id << ": " << m.mutant.original << " -> " << m.mutant.replacement;
     differing += patched != original;
@@ -123,15 +126,6 @@ int main(void) {
 }
 )";
 
-std::string build_and_run_c(const fs::path& dir, const fs::path& source, const std::string& env) {
-  std::string out;
-  const int built =
-      run("gcc -std=c89 -pedantic-errors -Wall -Werror -O0 -o " + (dir / "cprog").string() + " " + source.string(), &out);
-  if (built != 0) return "does not compile: " + out;
-  const int status = run("cd " + dir.string() + " && " + env + " timeout 5 ./cprog", &out);
-  return "status " + std::to_string(status) + ": " + out;
-}
-
 TEST(Schemata, CUnitsGetACSwitchAndEachMutantRunsAsItsPatch) {
   Project project;
   project.add("main.c", kCProgram);
@@ -152,15 +146,16 @@ TEST(Schemata, CUnitsGetACSwitchAndEachMutantRunsAsItsPatch) {
   const fs::path plain = project.root() / "plain";
   fs::create_directories(plain);
   write_text(plain / "main.c", kCProgram);
-  const std::string original = build_and_run_c(plain, plain / "main.c", "");
+  const std::string original = build_and_run(kStrictC, plain, "main.c");
   ASSERT_EQ(original.rfind("status 0", 0), 0u) << original;
-  EXPECT_EQ(build_and_run_c(o.tree, o.tree / "main.c", ""), original);
+  ASSERT_EQ(compile(kStrictC, o.tree, "main.c"), "");
+  EXPECT_EQ(run_built(o.tree, ""), original);
   std::size_t differing = 0;
   for (const SchemataMutant& m : s.mutants) {
     write_text(plain / "main.c", apply_mutant(kCProgram, m.mutant));
-    const std::string patched = build_and_run_c(plain, plain / "main.c", "");
+    const std::string patched = build_and_run(kStrictC, plain, "main.c");
     if (patched.starts_with("does not compile")) continue;  // a patch C89 refuses, compiled in alone
-    EXPECT_EQ(build_and_run_c(o.tree, o.tree / "main.c", "DLFL_MUTANT=" + std::to_string(m.number)), patched)
+    EXPECT_EQ(run_built(o.tree, "DLFL_MUTANT=" + std::to_string(m.number)), patched)
         << m.mutant.id << ": " << m.mutant.original << " -> " << m.mutant.replacement;
     differing += patched != original;
   }
