@@ -396,23 +396,26 @@ def summary(rows, executed, technique, level):
 def mutation_cost_lines(kept, recorded):
     """The cost of each bug's mutation analysis (`bugset reproduce --mbfl`), of this run's
     kept bugs and as the `recorded` list entries record it, or nothing when no bug had one."""
-    costs = [(r["subject"] + "#" + r["fault"], r["mbfl"], False) for r in kept if r.get("mbfl")]
-    costs += [(e["id"], e["mbfl"], True) for e in recorded if e.get("mbfl")]
+    costs = [(r["subject"] + "#" + r["fault"], r["mbfl"], False, len(r.get("faulty", []))) for r in kept if r.get("mbfl")]
+    costs += [(e["id"], e["mbfl"], True, len(e.get("faulty", []))) for e in recorded if e.get("mbfl")]
     if not costs:
         return []
     lines = ["Mutation analysis per bug (`dlfl kill-matrix` on the buggy version: mutants generated / compiled "
-             "into the one schemata build / killed, compiled mutants on the faulty lines, test runs, the schemata "
+             "into the one schemata build / killed, compiled mutants on the faulty lines, the faulty lines mutants were "
+             "sought on (the budget's reach; a faulty line outside it was never tried), test runs, the schemata "
              "build against the same run's build of the buggy version (with coverage for a Denchmark bug, "
              "plain for a BugsC++ defect), the test runs, the whole step; seconds of wall time):", "",
-             "| bug | mutants | killed | on faulty lines | test runs | schemata build s | buggy build s | runs s | step s |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for bug, m, from_list in sorted(costs, key=lambda c: bug_key(c[0])):
+             "| bug | mutants | killed | on faulty lines | faulty lines tried | test runs | schemata build s | "
+             "buggy build s | runs s | step s |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for bug, m, from_list, n_faulty in sorted(costs, key=lambda c: bug_key(c[0])):
         name = f"{bug} (listed)" if from_list else bug
         if m.get("failure"):
-            lines.append(f"| {name} | not measured: {m['failure']} | | | | | | | |")
+            lines.append(f"| {name} | not measured: {m['failure']} | | | | | | | | |")
             continue
-        on_faulty = m.get("on_faulty_lines", "?")  # entries of older runs lack it
-        lines.append(f"| {name} | {m['generated']} / {m['compiled']} | {m['killed']} | {on_faulty} | {m['runs']} | "
+        on_faulty = m.get("on_faulty_lines", "?")  # entries of older runs lack these
+        tried = f"{m['faulty_lines_examined']} of {n_faulty}" if "faulty_lines_examined" in m else "?"
+        lines.append(f"| {name} | {m['generated']} / {m['compiled']} | {m['killed']} | {on_faulty} | {tried} | {m['runs']} | "
                      f"{m['build_seconds']:.0f} | {m['plain_build_seconds']:.0f} | {m['run_seconds']:.0f} | "
                      f"{m['seconds']:.0f} |")
     return lines + [""]

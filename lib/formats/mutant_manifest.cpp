@@ -40,14 +40,19 @@ void write_mutant_manifest(const MutantManifest& manifest, const std::filesystem
                        {"original", m.original},
                        {"replacement", m.replacement},
                        {"function", m.function}});
-  const json doc = {{"format", kFormat},
-                    {"version", kVersion},
-                    {"switch", manifest.switch_variable},
-                    {"tree", manifest.tree},
-                    {"generated", manifest.generated},
-                    {"dropped_uncompilable", manifest.dropped_uncompilable},
-                    {"dropped_unguardable", manifest.dropped_unguardable},
-                    {"mutants", mutants}};
+  json doc = {{"format", kFormat},
+              {"version", kVersion},
+              {"switch", manifest.switch_variable},
+              {"tree", manifest.tree},
+              {"generated", manifest.generated},
+              {"dropped_uncompilable", manifest.dropped_uncompilable},
+              {"dropped_unguardable", manifest.dropped_unguardable},
+              {"mutants", mutants}};
+  if (manifest.lines) {
+    json lines = json::array();
+    for (const auto& l : *manifest.lines) lines.push_back({{"file", l.file}, {"line", l.line}});
+    doc["lines"] = std::move(lines);
+  }
   AtomicFile out(path);
   // Replacement text is source code, possibly not UTF-8: replace what is not.
   out.stream() << doc.dump(1, ' ', false, json::error_handler_t::replace) << '\n';
@@ -84,6 +89,18 @@ MutantManifest read_mutant_manifest(const std::filesystem::path& path) {
     if (!numbers.insert(x.number).second) throw Error(where + ": number " + std::to_string(x.number) + " repeats");
     if (x.line == 0) throw Error(where + ": line 0");
     m.mutants.push_back(std::move(x));
+  }
+  if (const auto lines = doc.find("lines"); lines != doc.end()) {
+    if (!lines->is_array()) throw Error(source, 0, "\"lines\" is not an array");
+    m.lines.emplace();
+    for (std::size_t i = 0; i < lines->size(); ++i) {
+      const json& j = (*lines)[i];
+      const std::string where = source + ": line " + std::to_string(i + 1) + " of \"lines\"";
+      if (!j.is_object()) throw Error(where + ": not an object");
+      ManifestLine l{field<std::string>(j, "file", where), field<std::uint32_t>(j, "line", where)};
+      if (l.line == 0) throw Error(where + ": line 0");
+      m.lines->push_back(std::move(l));
+    }
   }
   return m;
 }

@@ -38,6 +38,16 @@ TEST(MutantManifest, WhatIsWrittenReadsBack) {
   EXPECT_EQ(back.mutants[1].line, 4u);
   EXPECT_EQ(back.mutants[1].op, "constant_replace");
   EXPECT_EQ(manifest_digest(back), manifest_digest(m));
+  EXPECT_FALSE(back.lines.has_value());  // nothing said, nothing read
+  MutantManifest with_lines = m;
+  with_lines.lines = std::vector<ManifestLine>{{"src/a.cpp", 3}, {"src/a.cpp", 9}};
+  write_mutant_manifest(with_lines, dir / kMutantManifestFileName);
+  EXPECT_EQ(read_mutant_manifest(dir / kMutantManifestFileName).lines, with_lines.lines);
+  with_lines.lines->clear();  // no line examined is not the same as not saying
+  write_mutant_manifest(with_lines, dir / kMutantManifestFileName);
+  const auto none = read_mutant_manifest(dir / kMutantManifestFileName).lines;
+  ASSERT_TRUE(none.has_value());
+  EXPECT_TRUE(none->empty());
 }
 
 TEST(MutantManifest, DigestChangesWithAnyEdit) {
@@ -70,6 +80,9 @@ TEST(MutantManifest, BadManifestsNameTheFile) {
   fails_with(head + mutant + "," + mutant + "]}", "repeats");
   fails_with(head + R"({"number": 0}]})", "no \"id\"");
   fails_with(head + R"({"number": "1"}]})", "wrong type");
+  fails_with(head + mutant + R"(], "lines": {}})", "\"lines\" is not an array");
+  fails_with(head + mutant + R"(], "lines": [{"file": "a.cpp", "line": 0}]})", "line 1 of \"lines\": line 0");
+  fails_with(head + mutant + R"(], "lines": [{"file": "a.cpp"}]})", "no \"line\"");
   write_text(path, head + mutant + "]}");
   EXPECT_EQ(read_mutant_manifest(path).mutants.size(), 1u);
 }

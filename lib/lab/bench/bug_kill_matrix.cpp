@@ -11,6 +11,7 @@
 #include "dlfl/error.h"
 #include "dlfl/files/atomic_file.h"
 #include "dlfl/formats/kill_matrix_cost.h"
+#include "dlfl/formats/mutant_manifest.h"
 #include "dlfl/formats/native_format.h"
 #include "dlfl/formats/spectrum_formats.h"
 #include "dlfl/lab/bench/step_log.h"
@@ -144,6 +145,16 @@ void add_kill_matrix(const FaultContext& c, const BugKillMatrixRun& run, const S
     return faulty.contains({std::string(kills.file(e)), static_cast<std::uint32_t>(kills.element(e).first_line)});
   };
   for (std::size_t e = 0; e < kills.element_count(); ++e) cost.on_faulty_lines += on_faulty_line(e);
+  try {
+    const io::MutantManifest manifest = io::read_mutant_manifest(run.out / io::kMutantManifestFileName);
+    if (manifest.lines) {
+      auto untried = faulty;  // a line examined twice (--lines) counts once
+      for (const auto& l : *manifest.lines) untried.erase({l.file, l.line});
+      cost.faulty_lines_examined = faulty.size() - untried.size();
+    }
+  } catch (const Error& e) {
+    return failed(e.what());
+  }
   for (auto& result : mutation_results(c, spectrum, kills, truth, options)) r.results.push_back(std::move(result));
   if (run.other_lines) {
     const Spectrum others = subset(

@@ -64,6 +64,7 @@ std::string record_to_json(const FaultRecord& r) {
                  {"seconds", m.seconds},
                  {"plain_build_seconds", m.plain_build_seconds},
                  {"on_faulty_lines", m.on_faulty_lines}};
+    if (m.faulty_lines_examined) j["mbfl"]["faulty_lines_examined"] = *m.faulty_lines_examined;
   }
   return j.dump(-1, ' ', false, json::error_handler_t::replace);  // paths may not be UTF-8
 }
@@ -129,6 +130,8 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
       it->at("seconds").get_to(m.seconds);
       it->at("plain_build_seconds").get_to(m.plain_build_seconds);
       m.on_faulty_lines = it->value("on_faulty_lines", std::size_t{0});  // records of older versions lack it
+      if (const auto examined = it->find("faulty_lines_examined"); examined != it->end())
+        m.faulty_lines_examined = examined->get<std::size_t>();
       r.mbfl = std::move(m);
     }
     if (r.subject.empty() || r.fault.empty()) throw Error(source, line_number, "a record without subject or fault");

@@ -270,6 +270,11 @@ TEST_F(BenchPipeline, MbflAddsMutationTechniquesAndTheirBiasBound) {
     EXPECT_EQ(cost.failure, "") << record.fault;
     EXPECT_GT(cost.compiled, 0u) << record.fault;
     EXPECT_LE(cost.on_faulty_lines, cost.compiled) << record.fault;
+    // A mutant on the faulty line means the line was examined.
+    ASSERT_TRUE(cost.faulty_lines_examined.has_value()) << record.fault;
+    if (cost.on_faulty_lines > 0) {
+      EXPECT_GE(*cost.faulty_lines_examined, 1u) << record.fault;
+    }
     EXPECT_GT(cost.runs, cost.compiled) << record.fault;
     std::map<std::string, FormulaResult> by_name;
     for (const auto& f : record.results) by_name[f.formula] = f;

@@ -155,6 +155,9 @@ TEST_F(BugsCppReproduce, AKeptDefectGetsItsKillMatrixFromItsOwnCommands) {
   ASSERT_TRUE(first.contains("ochiai+hybrid"));
   ASSERT_TRUE(first.contains("muse"));
   EXPECT_DOUBLE_EQ(first["ochiai+hybrid"], 1.0);  // Ochiai has the faulty line first alone
+  // ... so its top tie, always examined whole, holds a faulty line.
+  ASSERT_TRUE(cost.faulty_lines_examined.has_value());
+  EXPECT_GE(*cost.faulty_lines_examined, 1u);
   const Spectrum kills = io::read_spectrum(out / "spectra" / "ministr#1.kill-matrix.dlfl");
   EXPECT_EQ(kills.element_count(), cost.compiled);
   EXPECT_EQ(kills.test_count(), 4u);

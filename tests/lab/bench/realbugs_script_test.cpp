@@ -476,6 +476,35 @@ TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
   EXPECT_THAT(page.out, HasSubstr("| ochiai | function | 2 | 0.00 | 0.50 | 0.50 | 0.50 | 0.2500 | 0.5000 | 0.250 | 0.250 |"));
 }
 
+TEST(RealbugsReport, TheMutationCostSaysHowManyFaultyLinesTheBudgetReached) {
+  // p+a#1 ran this time and counted the faulty lines it tried; p+b#2 is a list entry of
+  // a version that did not count them, which the page says instead of guessing.
+  const dlfl::testing::TempDir dir{"realbugs-mbfl"};
+  fs::create_directories(dir / "out" / "dl");
+  const std::string cost = R"("generated": 12, "compiled": 11, "killed": 4, "runs": 40, "build_seconds": 3.0, )"
+                           R"("run_seconds": 7.0, "seconds": 11.0, "plain_build_seconds": 2.0, "failure": "")";
+  dlfl::testing::write_text(dir / "dl.jsonl", "{\"id\": \"p+a#1\"}\n{\"id\": \"p+b#2\", \"faulty\": [\"b.c:3:f\"], "
+                                              "\"mbfl\": {" + cost + ", \"on_faulty_lines\": 0}}\n");
+  dlfl::testing::write_text(dir / "out" / "dl" / "results.jsonl",
+                            R"({"subject": "p+a", "fault": "1", "kept": true, "tests": 4, "failing": 1, "seconds": 10, )"
+                            R"("faulty": ["a.c:1:f", "a.c:5:f"], "mbfl": {)" + cost +
+                                R"(, "on_faulty_lines": 2, "faulty_lines_examined": 1}})" + "\n");
+  const std::string header = "bug,technique,level,ties,elements,n_faulty,missing_faulty,found,first_rank,exam,top1,top3,"
+                             "top5,top10,e_inspect,wasted_effort,ap,rr\n";
+  std::string rows = header;
+  for (const char* ties : {"best", "average", "worst"}) {
+    rows += std::string("p+a#1,ochiai,line,") + ties + ",8,2,0,1,2,0.25,0,1,1,1,2,1,0.5,0.5\n";
+    rows += std::string("p+b#2,ochiai,line,") + ties + ",8,1,0,1,3,0.25,0,1,1,1,2,1,0.33,0.33\n";  // from its kept spectrum
+  }
+  dlfl::testing::write_text(dir / "out" / "dl" / "eval.csv", rows);
+  dlfl::testing::write_text(dir / "out" / "dl" / "eval-executed.csv", rows);
+  const Shell page = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+                           " page " + (dir / "out").string() + " " + dir.path().string());
+  ASSERT_EQ(page.status, 0) << page.out;
+  EXPECT_THAT(page.out, HasSubstr("| p+a#1 | 12 / 11 | 4 | 2 | 1 of 2 | 40 |"));
+  EXPECT_THAT(page.out, HasSubstr("| p+b#2 (listed) | 12 / 11 | 4 | 0 | ? | 40 |"));
+}
+
 TEST(RealbugsReport, RecordLeavesTheOtherEntriesByteForByte) {
   // A JSON string may hold a raw U+2028 (a line separator to Python's splitlines): the
   // entry it is in, and the ones after it, stay as they are.

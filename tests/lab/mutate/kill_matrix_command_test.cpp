@@ -6,6 +6,7 @@
 // are incremental.
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "mutate_test_support.h"
 
@@ -100,6 +101,13 @@ TEST(KillMatrixTensorlite, HybridPutsTheSeededFaultFirstInASmallerTie) {
   EXPECT_EQ(manifest["generated"].get<std::size_t>(),
             manifest["mutants"].size() + manifest["dropped_uncompilable"].get<std::size_t>() +
                 manifest["dropped_unguardable"].get<std::size_t>());
+  // The lines examined: the whole top tie, the fault's line among them, every mutant's too.
+  std::set<std::pair<std::string, std::uint32_t>> examined;
+  for (const auto& l : manifest.at("lines")) examined.emplace(l.at("file"), l.at("line"));
+  EXPECT_GE(examined.size(), 20u);
+  EXPECT_TRUE(examined.contains({"src/adam.cpp", 34u}));
+  for (const auto& m : manifest["mutants"])
+    EXPECT_TRUE(examined.contains({m.at("file"), m.at("line")})) << m.dump();
 
   std::string sbfl_csv, hybrid_csv;
   ASSERT_EQ(run(kDlfl + " rank " + spectrum.string() + " --format csv", &sbfl_csv), 0) << sbfl_csv;

@@ -162,9 +162,12 @@ io::MutantManifest generate(const KillMatrixOptions& o, const Spectrum& s, const
   std::map<std::pair<std::string, std::uint32_t>, std::vector<mutate::Mutant>> by_line;
   for (const auto& mutant : found) by_line[{mutant.file, mutant.line}].push_back(mutant);
   std::vector<mutate::Mutant> chosen;
+  std::vector<io::ManifestLine> examined;
   for (std::size_t i = 0; i < places.size(); ++i) {
     if (i >= top_tie && chosen.size() >= o.budget) break;
-    const auto it = by_line.find({names.relative(places[i].file, root), places[i].line});
+    const std::string file = names.relative(places[i].file, root);
+    examined.push_back({names.spectrum_name(file), places[i].line});
+    const auto it = by_line.find({file, places[i].line});
     if (it == by_line.end()) continue;
     for (auto& mutant : mutate::stratified_sample(it->second, o.per_line, 1)) chosen.push_back(std::move(mutant));
   }
@@ -179,6 +182,7 @@ io::MutantManifest generate(const KillMatrixOptions& o, const Spectrum& s, const
   manifest.generated = chosen.size();
   manifest.dropped_uncompilable = schemata.dropped_uncompilable;
   manifest.dropped_unguardable = schemata.dropped_unguardable;
+  manifest.lines = std::move(examined);
   for (const auto& [number, x] : schemata.mutants)
     manifest.mutants.push_back({number, x.id, names.spectrum_name(x.file), x.line, x.column, x.op, x.original,
                                 x.replacement, x.function});
@@ -232,6 +236,8 @@ void run_kill_matrix(const KillMatrixOptions& o) {
     io::write_mutant_manifest(manifest, manifest_path);
     cost.generate_seconds = seconds_since(started);
   }
+  if (!o.quiet && manifest.lines)
+    std::cerr << "dlfl: mutants sought on " << manifest.lines->size() << " lines\n";
   if (!o.quiet)
     std::cerr << "dlfl: " << manifest.mutants.size() << " of " << manifest.generated << " mutants compiled in ("
               << manifest.dropped_uncompilable << " do not compile, " << manifest.dropped_unguardable

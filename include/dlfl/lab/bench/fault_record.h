@@ -39,6 +39,10 @@ struct MutationCost {
   // Compiled mutants on the ground truth's lines. A seeded fault's own line takes mutants
   // as any line does, which a real fault's line need not (MBFL's bias on seeded faults).
   std::size_t on_faulty_lines = 0;
+  // Ground-truth lines among those mutants were sought on (the budget's reach): a faulty
+  // line without a mutant was either never tried or tried with no operator applying.
+  // nullopt for records of versions that did not count them.
+  std::optional<std::size_t> faulty_lines_examined;
 };
 
 struct FaultRecord {
