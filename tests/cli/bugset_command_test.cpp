@@ -16,6 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 std::string report(const std::string& id, const std::string& modifications) {
@@ -98,6 +99,24 @@ TEST_F(BugsetCommand, StatsOfAManifest) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, StartsWith("dlfl: error: "));
   EXPECT_EQ(run_dlfl("bugset").exit_code, 2);  // a subcommand is required
+}
+
+// A dlfl away from its runtime cannot keep a crashing test's coverage: a reproduction
+// says so before it starts instead of losing that coverage silently.
+TEST_F(BugsetCommand, ReproduceWithoutTheCrashHandlerSaysSo) {
+  ASSERT_EQ(run_dlfl("bugset import denchmark " + path("Denchmark_BRs") + " -o " + path("m.jsonl")).exit_code, 0);
+  const fs::path lonely = dir_ / "bin" / "dlfl";
+  fs::create_directories(lonely.parent_path());
+  std::error_code ec;
+  fs::create_hard_link(DLFL_BINARY, lonely, ec);
+  if (ec) GTEST_SKIP() << "cannot hard-link " << DLFL_BINARY << " to " << lonely << ": " << ec.message();
+  const std::string args =
+      " bugset reproduce " + path("m.jsonl") + " --bug a+a#1 --repos " + path("clones") + " -o " + path("out");
+  const RunResult away = run_command(lonely.string() + args);
+  EXPECT_THAT(away.err, HasSubstr("dlfl: warning: libdlfl_crash_dump.so was not found next to this dlfl"));
+  EXPECT_THAT(away.err, HasSubstr("a test that crashes or times out keeps no coverage"));
+  const RunResult home = run_dlfl(args);
+  EXPECT_THAT(home.err, Not(HasSubstr("libdlfl_crash_dump.so"))) << home.err;
 }
 
 TEST(BugsetCommandReal, ImportsTheDenchmarkSnapshotWithLabels) {

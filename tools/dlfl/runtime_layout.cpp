@@ -71,4 +71,15 @@ std::filesystem::path crash_dump_library() {
   return {};
 }
 
+std::string crash_dump_missing() {
+  std::string where;
+  try {
+    where = " (looked in " + locate_runtime().lib_dir.string() + ")";
+  } catch (const Error& e) {
+    where = " (" + std::string(e.what()) + ")";
+  }
+  return "libdlfl_crash_dump.so was not found next to this dlfl" + where +
+         ": a test that crashes or times out keeps no coverage (run dlfl from its build tree or an installation)";
+}
+
 }  // namespace dlfl::cli

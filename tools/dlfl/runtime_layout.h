@@ -34,4 +34,8 @@ RuntimeLayout locate_runtime();
 // (the collector then says so).
 std::filesystem::path crash_dump_library();
 
+// The warning for a run that collects many suites and has no crash_dump_library(): the
+// collector's own note would be lost among them, and the lost coverage is silent.
+std::string crash_dump_missing();
+
 }  // namespace dlfl::cli

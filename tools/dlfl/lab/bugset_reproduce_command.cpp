@@ -74,6 +74,7 @@ void run_reproduce(const ReproduceCommandOptions& o) {
   // As `dlfl collect`: a crashing test keeps its coverage (crashes are the most common
   // symptom of DL bugs; without it every line of such a bug ties).
   options.crash_dump_library = crash_dump_library();
+  if (options.crash_dump_library.empty()) warn(crash_dump_missing());
   if (o.mbfl_budget > 0) {
     options.kill_matrix.command = {self_executable().string(), "kill-matrix"};
     options.kill_matrix.budget = o.mbfl_budget;

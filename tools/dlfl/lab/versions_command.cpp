@@ -29,7 +29,10 @@ struct VersionsCommandOptions {
 void run_versions_command(VersionsCommandOptions& c) {
   bench::VersionsOptions o = c.options;
   o.versions.assign(c.versions.begin(), c.versions.end());
-  if (c.crash_handler == "auto") o.crash_dump_library = crash_dump_library();
+  if (c.crash_handler == "auto") {
+    o.crash_dump_library = crash_dump_library();
+    if (o.crash_dump_library.empty()) warn(crash_dump_missing());
+  }
   o.exam_base = c.exam_base == "executed" ? eval::ExamBase::executed : eval::ExamBase::instrumented;
   o.top_n_rule = c.top_n_rule == "hits" ? eval::TopNRule::hits : eval::TopNRule::expected;
   o.build_timeout = std::chrono::seconds(c.build_timeout);
