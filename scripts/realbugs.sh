@@ -41,6 +41,8 @@
 #                      (bugset reproduce --mbfl): its kill matrix is kept beside the spectrum
 #                      (and compressed in the lists with --record), and Ochiai's hybrid,
 #                      Metallaxis and MUSE are ranked and evaluated as techniques
+#   --mbfl-per-line N  with --mbfl: at most N mutants a line (default 5); fewer a line spread
+#                      the budget over more lines
 #   --page DOC         also put OUT/results.md into DOC, between its lines `<!-- results.md -->`
 #                      and `<!-- end of results.md -->` (docs/realbugs.md: the study's page)
 #   -o DIR             output directory (reused to resume)
@@ -73,7 +75,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 repos="" bugscpp="" lists="$here/bugsets" labels="" out="" doc="" limit="" jobs=1 build_jobs="" reproduce=1 retry=0 record=0
-mbfl=""
+mbfl="" mbfl_per_line=""
 sides=(dl traditional)
 bugs=()
 slurm=0 shards=4 sbatch_args="" shard="" join=""
@@ -88,7 +90,7 @@ while (($#)); do
     --join) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--join: a positive number, not '${2-}'"; join=$2; shift 2; continue ;;
   esac
   case $1 in -o) ;;  # given again as an absolute path
-    --side|--lists|--repos|--bugscpp|--labels|--bug|--limit|--jobs|--build-jobs|--mbfl) passed+=("$1" "${2-}") ;;
+    --side|--lists|--repos|--bugscpp|--labels|--bug|--limit|--jobs|--build-jobs|--mbfl|--mbfl-per-line) passed+=("$1" "${2-}") ;;
     *) passed+=("$1") ;;
   esac
   case $1 in
@@ -102,6 +104,8 @@ while (($#)); do
     --jobs) jobs=$2; shift 2 ;;
     --build-jobs) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--build-jobs: a positive number, not '${2-}'"; build_jobs=$2; shift 2 ;;
     --mbfl) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--mbfl: a positive number of mutants, not '${2-}'"; mbfl=$2; shift 2 ;;
+    --mbfl-per-line) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--mbfl-per-line: a positive number of mutants, not '${2-}'"
+      mbfl_per_line=$2; shift 2 ;;
     --no-reproduce) reproduce=0; shift ;;
     --retry-discarded) retry=1; shift ;;
     --record) record=1; shift ;;
@@ -282,6 +286,7 @@ for side in "${sides[@]}"; do
     ((retry)) && args+=(--retry-discarded)
     [[ -n $build_jobs ]] && args+=(--build-jobs "$build_jobs")
     [[ -n $mbfl ]] && args+=(--mbfl "$mbfl")
+    [[ -n $mbfl_per_line ]] && args+=(--mbfl-per-line "$mbfl_per_line")
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
     dest=$out/$side
     if [[ -n $shard ]]; then

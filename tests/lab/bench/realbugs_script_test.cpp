@@ -362,6 +362,19 @@ TEST_F(RealbugsScript, BuildJobsBoundsTheCompileJobsAndTestsOfEachBug) {
   }
   EXPECT_FALSE(fs::exists(noted));
   EXPECT_FALSE(fs::exists(dir_ / "o2"));
+
+  // --mbfl-per-line goes to bugset reproduce with --mbfl; a bad one stops the run first.
+  const Shell spread = run("--mbfl 3 --mbfl-per-line 1 -o " + (dir_ / "o3").string());
+  ASSERT_EQ(spread.status, 0) << spread.out;
+  std::istringstream mbfl_calls(slurp(noted));
+  for (std::string call; std::getline(mbfl_calls, call);)
+    if (call.starts_with("bugset reproduce ")) reproduce = call;
+  EXPECT_THAT(reproduce, HasSubstr("--mbfl 3 --mbfl-per-line 1"));
+  fs::remove(noted);
+  const Shell refused = run("--mbfl 3 --mbfl-per-line 0 -o " + (dir_ / "o4").string());
+  EXPECT_EQ(WEXITSTATUS(refused.status), 2) << refused.out;
+  EXPECT_THAT(refused.out, HasSubstr("realbugs.sh: error: --mbfl-per-line: a positive number of mutants, not '0'"));
+  EXPECT_FALSE(fs::exists(noted));
 }
 
 TEST_F(RealbugsScript, AMissingListOrBugsCppCheckoutIsAOneLineError) {
