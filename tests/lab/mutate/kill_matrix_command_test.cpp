@@ -160,6 +160,20 @@ TEST(KillMatrixTensorlite, HybridPutsTheSeededFaultFirstInASmallerTie) {
   EXPECT_GE(by_exit.at(34).first, sbfl_best);
   EXPECT_LE(by_exit.at(34).second, sbfl_worst);
   EXPECT_LT(by_exit.at(34).second - by_exit.at(34).first, sbfl_worst - sbfl_best);
+
+  // A line no operator applies to costs nothing: with one mutant a line, lines are taken
+  // past the first --budget ones until the budget is spent (no build or test needed here:
+  // the tests that do not reproduce their outcome are left out).
+  const fs::path spread = dir / "spread";
+  ASSERT_EQ(run(kDlfl + " kill-matrix -q --budget 60 --per-line 1 -s " + spectrum.string() + " -p " +
+                    (dir / "gcov").string() + " --root " + kTensorlite.string() + " -o " + spread.string() +
+                    " --build true --tests " + (dir / "names.txt").string() + " --cmd 'true {}'",
+                &out),
+            0)
+      << out;
+  const nlohmann::json wide = nlohmann::json::parse(slurp(spread / "mutants.json"));
+  EXPECT_GE(wide["generated"].get<std::size_t>(), 60u);
+  EXPECT_GT(wide["lines"].size(), 60u);  // some of the first 60 lines took no mutant
 }
 
 }  // namespace

@@ -95,18 +95,23 @@ Place parse_place(const std::string& text) {
 
 // The lines to mutate, most suspicious first: the top tie of `formula` (whole; its size in
 // `top_tie`), then the following lines up to `max_lines`; only lines some failing test runs.
+// `more` says whether lines were left out for `max_lines`.
 [[maybe_unused]] std::vector<Place> suspicious_lines(const Spectrum& s, const std::string& formula,
-                                                    std::size_t max_lines, std::size_t& top_tie) {
+                                                    std::size_t max_lines, std::size_t& top_tie, bool& more) {
   RankRequest r;
   r.formulas.push_back(make_formula(formula));
   const Ranking ranking = localize(s, r);
   const Counts counts = compute_counts(s);
   std::vector<Place> out;
   std::uint32_t top_tie_end = 0;
+  more = false;
   for (const RankedElement& e : ranking.formulas[0].ranked) {
     if (s.element(e.element).kind != ElementKind::code || counts.ef[e.element] <= 0.0) continue;
     if (top_tie_end == 0) top_tie_end = e.worst;
-    if (e.best > top_tie_end && out.size() >= max_lines) break;
+    if (e.best > top_tie_end && out.size() >= max_lines) {
+      more = true;
+      break;
+    }
     out.push_back({std::string(s.file(e.element)), s.element(e.element).first_line});
     if (e.best <= top_tie_end) top_tie = out.size();
   }
@@ -140,36 +145,48 @@ class FileNames {
 };
 
 // Mutants of the chosen places, at most per_line each (operators taking turns), in place
-// order, until the budget is spent (the top tie always whole).
+// order, until the budget is spent (the top tie always whole). Lines without an operator
+// cost nothing, so the places are extended (twice as many each time, only the new files
+// parsed) while the budget is not spent and lines are left.
 io::MutantManifest generate(const KillMatrixOptions& o, const Spectrum& s, const fs::path& root, const fs::path& out) {
   const auto operators = mutate::select_operators(o.operators);
   std::vector<Place> places;
   for (const auto& text : o.lines) places.push_back(parse_place(text));
   std::size_t top_tie = places.size();
-  if (places.empty()) places = suspicious_lines(s, o.formula, std::max<std::size_t>(1, o.budget), top_tie);
-  if (places.empty()) throw Error(o.spectrum + ": no line is run by a failing test; nothing to mutate");
   const FileNames names(s, root);
-  std::set<std::string> files;
-  for (const Place& p : places) files.insert(names.relative(p.file, root));
   mutate::MutateOptions m;
   m.build_dir = o.build_dir;
   m.root = root;
-  m.files.assign(files.begin(), files.end());
   m.operators = operators;
   m.extra_args = o.extra_args;
   if (!o.quiet) m.log = [](std::string_view line) { std::cerr << "dlfl: " << line << '\n'; };
-  const auto found = mutate::find_mutants(m);
   std::map<std::pair<std::string, std::uint32_t>, std::vector<mutate::Mutant>> by_line;
-  for (const auto& mutant : found) by_line[{mutant.file, mutant.line}].push_back(mutant);
+  std::set<std::string> parsed;
   std::vector<mutate::Mutant> chosen;
   std::vector<io::ManifestLine> examined;
-  for (std::size_t i = 0; i < places.size(); ++i) {
-    if (i >= top_tie && chosen.size() >= o.budget) break;
-    const std::string file = names.relative(places[i].file, root);
-    examined.push_back({names.spectrum_name(file), places[i].line});
-    const auto it = by_line.find({file, places[i].line});
-    if (it == by_line.end()) continue;
-    for (auto& mutant : mutate::stratified_sample(it->second, o.per_line, 1)) chosen.push_back(std::move(mutant));
+  for (std::size_t limit = std::max<std::size_t>(1, o.budget);; limit *= 2) {
+    bool more = false;
+    if (o.lines.empty()) places = suspicious_lines(s, o.formula, limit, top_tie, more);
+    if (places.empty()) throw Error(o.spectrum + ": no line is run by a failing test; nothing to mutate");
+    std::set<std::string> files;
+    for (const Place& p : places)
+      if (const std::string file = names.relative(p.file, root); !parsed.contains(file)) files.insert(file);
+    if (!files.empty()) {
+      m.files.assign(files.begin(), files.end());
+      for (auto& mutant : mutate::find_mutants(m)) by_line[{mutant.file, mutant.line}].push_back(std::move(mutant));
+      parsed.insert(files.begin(), files.end());
+    }
+    chosen.clear();
+    examined.clear();
+    for (std::size_t i = 0; i < places.size(); ++i) {
+      if (i >= top_tie && chosen.size() >= o.budget) break;
+      const std::string file = names.relative(places[i].file, root);
+      examined.push_back({names.spectrum_name(file), places[i].line});
+      const auto it = by_line.find({file, places[i].line});
+      if (it == by_line.end()) continue;
+      for (auto& mutant : mutate::stratified_sample(it->second, o.per_line, 1)) chosen.push_back(std::move(mutant));
+    }
+    if (!more || chosen.size() >= o.budget) break;
   }
   mutate::SchemataOptions so;
   so.build_dir = o.build_dir;
