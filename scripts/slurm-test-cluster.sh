@@ -49,7 +49,10 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.socket
+# cred_expire: a requeued job waits this long plus a second before it may start again, so
+# that its first run's processes, I/O and credential are gone (slurm.conf(5)); the
+# default is 120 s, 10 keeps the requeue test short without skipping the wait.
+AuthInfo=socket=$dir/munge/munge.socket,cred_expire=10
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool/slurmd-%n
 SlurmctldPidFile=$dir/run/slurmctld.pid
