@@ -16,6 +16,7 @@
 #include "dlfl/formats/spectrum_formats.h"
 #include "dlfl/lab/bench/step_log.h"
 #include "dlfl/lab/bench/technique_results.h"
+#include "dlfl/lab/mutate/operators.h"
 #include "dlfl/spectrum_subset.h"
 
 namespace dlfl::bench {
@@ -73,6 +74,10 @@ void add_kill_matrix(const FaultContext& c, const BugKillMatrixRun& run, const S
   const auto start = std::chrono::steady_clock::now();
   MutationCost& cost = r.mbfl.emplace();
   cost.plain_build_seconds = run.plain_build_seconds;
+  cost.budget = c.kill_matrix.budget;
+  cost.per_line = c.kill_matrix.per_line;
+  // kill-matrix is this build of dlfl, run with every operator (its default).
+  for (const auto& info : mutate::operator_catalog()) cost.operators.emplace_back(info.name);
   const auto failed = [&](const std::string& why) {
     cost.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     no_kill_matrix(r, why, log);

@@ -65,6 +65,9 @@ std::string record_to_json(const FaultRecord& r) {
                  {"plain_build_seconds", m.plain_build_seconds},
                  {"on_faulty_lines", m.on_faulty_lines}};
     if (m.faulty_lines_examined) j["mbfl"]["faulty_lines_examined"] = *m.faulty_lines_examined;
+    if (m.budget) j["mbfl"]["budget"] = m.budget;
+    if (m.per_line) j["mbfl"]["per_line"] = m.per_line;
+    if (!m.operators.empty()) j["mbfl"]["operators"] = m.operators;
   }
   return j.dump(-1, ' ', false, json::error_handler_t::replace);  // paths may not be UTF-8
 }
@@ -132,6 +135,9 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
       m.on_faulty_lines = it->value("on_faulty_lines", std::size_t{0});  // records of older versions lack it
       if (const auto examined = it->find("faulty_lines_examined"); examined != it->end())
         m.faulty_lines_examined = examined->get<std::size_t>();
+      m.budget = it->value("budget", std::size_t{0});
+      m.per_line = it->value("per_line", std::size_t{0});
+      if (const auto operators = it->find("operators"); operators != it->end()) operators->get_to(m.operators);
       r.mbfl = std::move(m);
     }
     if (r.subject.empty() || r.fault.empty()) throw Error(source, line_number, "a record without subject or fault");

@@ -69,6 +69,10 @@ constexpr std::array<OperatorInfo, kOperatorCount> kCatalog = {{
      "delete an expression statement (call, assignment, increment), never a declaration"},
     {swap_arguments, "swap_arguments", traditional,
      "swap adjacent call arguments of the same type (not for symmetric functions such as max)"},
+    {unary_delete, "unary_delete", traditional,
+     "drop a unary operator on a number: `-e` -> `e`, `~e` -> `e`, `!e` -> `e` (in a condition the "
+     "edit is negate_condition's)"},
+    {increment_replace, "increment_replace", traditional, "`++` <-> `--`, prefix and postfix, on numbers"},
 }};
 
 constexpr bool catalog_in_enum_order() {

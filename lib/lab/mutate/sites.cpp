@@ -33,7 +33,18 @@ bool Sites::selectable(SourceLocation loc) const {
 
 std::optional<Sites::FileRange> Sites::file_range(SourceRange tokens) const {
   const SourceLocation b = tokens.getBegin(), e = tokens.getEnd();
-  if (b.isInvalid() || e.isInvalid() || b.isMacroID() || e.isMacroID()) return std::nullopt;
+  if (b.isInvalid() || e.isInvalid()) return std::nullopt;
+  if (b.isMacroID() || e.isMacroID()) {
+    // Text written at a macro's use: inside one argument, or the whole use. clang maps
+    // such a range back to the file; a range in a macro's body maps nowhere (an edit
+    // there would change every use).
+    const CharSourceRange chars = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(b, e), sm_, lang());
+    if (chars.isInvalid()) return std::nullopt;
+    const auto [bf, bo] = sm_.getDecomposedLoc(chars.getBegin());
+    const auto [ef, eo] = sm_.getDecomposedLoc(chars.getEnd());
+    if (bf != ef || eo < bo) return std::nullopt;
+    return FileRange{bf, bo, eo};
+  }
   const auto [bf, bo] = sm_.getDecomposedLoc(b);
   const auto [ef, eo] = sm_.getDecomposedLoc(e);
   if (bf != ef) return std::nullopt;
@@ -121,8 +132,14 @@ void Sites::remove_statement(Operator op, const Stmt* s) {
   if (!on(op) || !s) return;
   auto r = file_range(s->getSourceRange());
   if (!r) return;
+  // The `;` after the statement's last character as written (after a macro's use, not
+  // inside its body).
+  const SourceLocation last =
+      s->getEndLoc().isFileID()
+          ? s->getEndLoc()
+          : Lexer::GetBeginningOfToken(sm_.getComposedLoc(r->file, r->end > r->begin ? r->end - 1 : r->end), sm_, lang());
   const SourceLocation after_semi =
-      Lexer::findLocationAfterToken(s->getEndLoc(), tok::semi, sm_, lang(), /*SkipTrailingWhitespaceAndNewLine=*/false);
+      Lexer::findLocationAfterToken(last, tok::semi, sm_, lang(), /*SkipTrailingWhitespaceAndNewLine=*/false);
   if (after_semi.isValid() && !after_semi.isMacroID() && sm_.getFileID(after_semi) == r->file)
     r->end = sm_.getFileOffset(after_semi);
   const Stmt* p = parent(s);

@@ -1,6 +1,7 @@
 // Sites: where the operator families record mutants. It owns every check that keeps a
-// mutant honest (no macro expansions, no system headers, only selected files, one
-// contiguous edit) and turns AST source ranges into byte edits.
+// mutant honest (text as written: in a macro's use, its arguments or the whole use,
+// never its body; no system headers, only selected files, one contiguous edit) and
+// turns AST source ranges into byte edits.
 #pragma once
 
 #include <clang/AST/ASTContext.h>
@@ -68,8 +69,10 @@ class Sites {
   // Whether the file `loc` is written in (its expansion, for macros) is selected.
   bool file_selected(clang::SourceLocation loc) const { return selectable(sm_.getExpansionLoc(loc)); }
 
-  // Source text of a token range, or nullopt when it starts or ends in a macro expansion
-  // or spans files.
+  // Source text of a token range, or nullopt when it spans files or is not written at
+  // one place (part of a macro's body; a range that starts in one macro argument and ends
+  // in another). A range inside one argument, or covering a whole macro use, is the text
+  // written there.
   std::optional<std::string> text(clang::SourceRange tokens) const;
   std::optional<std::string> text(const clang::Stmt* s) const { return s ? text(s->getSourceRange()) : std::nullopt; }
   // text() in parentheses unless `e` is a primary or postfix expression (a name, literal,

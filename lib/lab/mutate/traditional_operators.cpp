@@ -1,5 +1,5 @@
 // The traditional operators (Offutt-style mutation: operator, constant, condition,
-// statement and argument changes), restricted to edits that keep the code compiling:
+// statement, argument and unary changes), restricted to edits that keep the code compiling:
 //  - builtin operators only, or operators in templates whose operand types are not known
 //    yet; a resolved overloaded operator is only flipped between == and != (a class that
 //    has one has, in C++20, both);
@@ -178,9 +178,11 @@ void constant_op(const Stmt& s, Sites& sites) {
   for (const auto& v : values) sites.replace(constant_replace, lit->getSourceRange(), v + suffix);
 }
 
-// An expression statement whose removal changes state: a call, an assignment, ++/--.
+// An expression statement whose removal changes state: a call, an assignment, ++/--
+// (also in parentheses, as a macro writes it).
 bool has_effect(const Expr* e) {
   if (const auto* c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
+  e = e->IgnoreParens();
   if (isa<CallExpr>(e)) return true;  // calls, member calls, operator calls (a = b on classes)
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return b->isAssignmentOp();
   if (const auto* u = dyn_cast<UnaryOperator>(e)) return u->isIncrementDecrementOp();
@@ -190,8 +192,12 @@ bool has_effect(const Expr* e) {
 void delete_statement_op(const Stmt& s, Sites& sites) {
   const auto* block = dyn_cast<CompoundStmt>(&s);
   if (!block || !sites.on(delete_statement)) return;
-  for (const Stmt* child : block->body())
-    if (const auto* e = dyn_cast<Expr>(child); e && has_effect(e)) sites.remove_statement(delete_statement, child);
+  for (const Stmt* child : block->body()) {
+    const auto* e = dyn_cast<Expr>(child);
+    // A statement macro's use (`do { ... } while (0)`): the use as written goes.
+    const bool macro_statement = isa<DoStmt>(child) && child->getBeginLoc().isMacroID();
+    if ((e && has_effect(e)) || macro_statement) sites.remove_statement(delete_statement, child);
+  }
 }
 
 // Functions whose arguments commute: swapping them makes an equivalent mutant.
@@ -224,6 +230,29 @@ void swap_arguments_op(const Stmt& s, Sites& sites) {
   }
 }
 
+// `-e`, `~e`, `!e` -> `e` on numbers (bool included), so `e` stands where `-e` stood. In a
+// condition `!c` -> `c` is negate_condition's edit too; the catalog's order keeps that one.
+void unary_delete_op(const Stmt& s, Sites& sites) {
+  const auto* u = dyn_cast<UnaryOperator>(&s);
+  if (!u || (u->getOpcode() != UO_Minus && u->getOpcode() != UO_Not && u->getOpcode() != UO_LNot)) return;
+  const Expr* operand = u->getSubExpr();
+  if (!u->isTypeDependent()) {
+    const QualType t = strip(operand)->getType().getCanonicalType();
+    if (!(t->isArithmeticType() || t->isEnumeralType())) return;  // a class's operator-, a pointer's !
+    // A negative literal is a constant, constant_replace's.
+    if (u->getOpcode() == UO_Minus && isa<IntegerLiteral, FloatingLiteral>(strip(operand))) return;
+  }
+  if (const auto t = sites.text(operand)) sites.replace(unary_delete, u->getSourceRange(), *t);
+}
+
+// `++` <-> `--` on builtin numbers (and in templates, where the type is not known yet).
+void increment_replace_op(const Stmt& s, Sites& sites) {
+  const auto* u = dyn_cast<UnaryOperator>(&s);
+  if (!u || !u->isIncrementDecrementOp()) return;
+  if (!u->isTypeDependent() && !strip(u->getSubExpr())->getType()->isArithmeticType()) return;
+  sites.replace(increment_replace, u->getOperatorLoc(), u->isIncrementOp() ? "--" : "++");
+}
+
 }  // namespace
 
 void traditional_operators(const Stmt& s, Sites& sites) {
@@ -235,6 +264,8 @@ void traditional_operators(const Stmt& s, Sites& sites) {
   constant_op(s, sites);
   delete_statement_op(s, sites);
   swap_arguments_op(s, sites);
+  if (sites.on(unary_delete)) unary_delete_op(s, sites);
+  if (sites.on(increment_replace)) increment_replace_op(s, sites);
 }
 
 }  // namespace dlfl::mutate::detail

@@ -17,6 +17,7 @@
 #include "dlfl/formats/spectrum_formats.h"
 #include "dlfl/lab/bench/results_store.h"
 #include "dlfl/lab/eval/bugset_manifest.h"
+#include "dlfl/lab/mutate/operators.h"
 
 namespace dlfl::bench {
 namespace {
@@ -158,6 +159,10 @@ TEST_F(BugsCppReproduce, AKeptDefectGetsItsKillMatrixFromItsOwnCommands) {
   // ... so its top tie, always examined whole, holds a faulty line.
   ASSERT_TRUE(cost.faulty_lines_examined.has_value());
   EXPECT_GE(*cost.faulty_lines_examined, 1u);
+  // The settings the mutants were chosen by, for a rerun to match.
+  EXPECT_EQ(cost.budget, 20u);
+  EXPECT_EQ(cost.per_line, 4u);
+  EXPECT_EQ(cost.operators.size(), mutate::kOperatorCount);
   const Spectrum kills = io::read_spectrum(out / "spectra" / "ministr#1.kill-matrix.dlfl");
   EXPECT_EQ(kills.element_count(), cost.compiled);
   EXPECT_EQ(kills.test_count(), 4u);

@@ -40,7 +40,10 @@ TEST(ResultsStore, RecordRoundTripsThroughJson) {
   EXPECT_EQ(record_to_json(r).find("\"mbfl\""), std::string::npos);
   real.mbfl = MutationCost{.failure = "", .generated = 9, .compiled = 8, .killed = 5, .runs = 70, .build_seconds = 12.5,
                            .run_seconds = 30.25, .seconds = 45.0, .plain_build_seconds = 10.0, .on_faulty_lines = 0,
-                           .faulty_lines_examined = 1};
+                           .faulty_lines_examined = 1,
+                           .budget = 100,
+                           .per_line = 5,
+                           .operators = {"negate_condition", "unary_delete"}};
   const FaultRecord measured = parse_record(record_to_json(real), "x", 1);
   ASSERT_TRUE(measured.mbfl.has_value());
   EXPECT_EQ(measured.mbfl->compiled, 8u);
@@ -48,9 +51,17 @@ TEST(ResultsStore, RecordRoundTripsThroughJson) {
   EXPECT_DOUBLE_EQ(measured.mbfl->run_seconds, 30.25);
   EXPECT_DOUBLE_EQ(measured.mbfl->plain_build_seconds, 10.0);
   EXPECT_EQ(measured.mbfl->faulty_lines_examined, std::optional<std::size_t>(1));
+  EXPECT_EQ(measured.mbfl->budget, 100u);
+  EXPECT_EQ(measured.mbfl->per_line, 5u);
+  EXPECT_EQ(measured.mbfl->operators, real.mbfl->operators);
   EXPECT_EQ(record_to_json(measured), record_to_json(real));
-  // Records of versions that did not count the examined faulty lines say nothing of them.
+  // Records of versions that did not count the examined faulty lines, or write the
+  // settings, say nothing of them.
   real.mbfl->faulty_lines_examined.reset();
+  real.mbfl->budget = real.mbfl->per_line = 0;
+  real.mbfl->operators.clear();
+  for (const char* field : {"\"budget\"", "\"per_line\"", "\"operators\""})
+    EXPECT_EQ(record_to_json(real).find(field), std::string::npos) << field;
   EXPECT_EQ(record_to_json(real).find("faulty_lines_examined"), std::string::npos);
   EXPECT_FALSE(parse_record(record_to_json(real), "x", 1).mbfl->faulty_lines_examined.has_value());
   real.mbfl = MutationCost{};

@@ -12,18 +12,19 @@ std::vector<std::string> ids(const std::vector<Mutant>& mutants) {
   return out;
 }
 
-TEST(FindMutants, NothingInsideMacroExpansions) {
+TEST(FindMutants, MacroArgumentsAreMutatedTheirBodiesNever) {
   Project p;
   p.add("m.cpp",
         "#define TWICE(x) ((x) + (x))\n"
         "#define LIMIT 10\n"
-        "int f(int a) { return TWICE(a + 1) * LIMIT; }\n");
-  const auto mutants = p.mutants(select_operators({"traditional"}));
-  // Only the `*` written between the two invocations; `+`, `1` and `10` are in expansions.
-  ASSERT_EQ(mutants.size(), 1u);
-  EXPECT_EQ(mutants[0].original, "*");
-  EXPECT_EQ(mutants[0].replacement, "/");
-  EXPECT_EQ(mutants[0].line, 3u);
+        "int f(int a) { return TWICE(a - 1) * LIMIT; }\n");
+  const auto mutants = p.mutants({Operator::arithmetic_replace, Operator::constant_replace});
+  // The `-` and `1` written in TWICE's argument (expanded twice, mutated once) and the `*`
+  // between the two uses; TWICE's `+` and LIMIT's `10` are in the macros' bodies.
+  std::vector<std::string> edits;
+  for (const auto& m : mutants) edits.push_back(m.original + " -> " + m.replacement);
+  EXPECT_EQ(edits, (std::vector<std::string>{"- -> +", "1 -> 0", "1 -> 2", "* -> /"}));
+  for (const auto& m : mutants) EXPECT_EQ(m.line, 3u);
 }
 
 TEST(FindMutants, NothingInSystemHeaders) {

@@ -4,6 +4,7 @@
 #include "dlfl/lab/mutate/schemata.h"
 
 #include <algorithm>
+#include <set>
 
 #include "mutate_test_support.h"
 
@@ -160,6 +161,56 @@ TEST(Schemata, CUnitsGetACSwitchAndEachMutantRunsAsItsPatch) {
     differing += patched != original;
   }
   EXPECT_GT(differing, 0u);
+}
+
+// Mutants in a macro's arguments and of whole macro uses (the text written at the use)
+// compile into the schemata like any other and run as their patches; the macros' bodies
+// hold none. SQUARE expands its argument twice, so a guard there is pasted twice.
+const char* kMacroProgram = R"(#include <cstdio>
+#define SET(dst, v) ((dst) = (v))
+#define ADD(t, x) do { (t) += (x); } while (0)
+#define SQUARE(x) ((x) * (x))
+int main() {
+  int a = 3, t = 0, r = 0;
+  SET(r, -a + 1);
+  ADD(t, a);
+  t += SQUARE(a - 1);
+  if (SQUARE(a) > 4) t++;
+  std::printf("%d %d\n", r, t);
+  return 0;
+}
+)";
+
+TEST(Schemata, MacroArgumentsAndUsesRunAsTheirPatches) {
+  Project project;
+  project.add("main.cpp", kMacroProgram);
+  const std::vector<Mutant> all = project.mutants(select_operators({"traditional"}));
+  std::set<std::uint32_t> lines;
+  for (const Mutant& m : all) lines.insert(m.line);
+  EXPECT_EQ(lines.count(2) + lines.count(3) + lines.count(4), 0u) << "a macro's body was mutated";
+  for (const std::uint32_t line : {7u, 8u, 9u, 10u}) EXPECT_EQ(lines.count(line), 1u) << "no mutant on line " << line;
+  SchemataOptions o;
+  o.build_dir = project.build();
+  o.root = project.root();
+  o.tree = project.root() / "schemata";
+  const Schemata s = write_schemata(all, o);
+  EXPECT_EQ(s.dropped_unguardable, 0u);
+  EXPECT_EQ(s.mutants.size() + s.dropped_uncompilable, all.size());
+  ASSERT_EQ(compile(kCxx, o.tree, "main.cpp"), "");
+  const fs::path plain = project.root() / "plain";
+  fs::create_directories(plain);
+  write_text(plain / "main.cpp", kMacroProgram);
+  const std::string original = build_and_run(kCxx, plain, "main.cpp");
+  EXPECT_EQ(run_built(o.tree, ""), original);
+  std::size_t differing = 0;
+  for (const SchemataMutant& m : s.mutants) {
+    write_text(plain / "main.cpp", apply_mutant(kMacroProgram, m.mutant));
+    const std::string patched = build_and_run(kCxx, plain, "main.cpp");
+    EXPECT_EQ(run_built(o.tree, "DLFL_MUTANT=" + std::to_string(m.number)), patched)
+        << m.mutant.id << ": " << m.mutant.original << " -> " << m.mutant.replacement;
+    differing += patched != original;
+  }
+  EXPECT_GT(differing, s.mutants.size() / 2);
 }
 
 TEST(Schemata, TreeHoldsTheOtherFilesAndAnUnchangedRunKeepsTimes) {

@@ -136,5 +136,53 @@ TEST(TraditionalOperators, SwappedArgumentsOfTheSameType) {
                  {{5, "x, y", "y, x"}, {7, "z, 1.0", "1.0, z"}});
 }
 
+TEST(TraditionalOperators, UnaryDeleteDropsMinusComplementAndNotOnNumbers) {
+  expect_mutants(Operator::unary_delete, "unary.cpp",
+                 "struct V { V operator-() const; };\n"
+                 "int f(int a, unsigned m, bool b, const int* p, V v) {\n"
+                 "  int x = -a + ~m;\n"
+                 "  bool c = !b;\n"
+                 "  if (!b) x = -1;\n"  // -1 is a constant
+                 "  V w = -v;\n"        // a class's operator-
+                 "  return x + c + !p;\n"  // a pointer's !
+                 "}\n",
+                 {{3, "-a", "a"}, {3, "~m", "m"}, {4, "!b", "b"}, {5, "!b", "b"}});
+}
+
+TEST(TraditionalOperators, IncrementReplaceOnNumbersOnly) {
+  expect_mutants(Operator::increment_replace, "incr.cpp",
+                 "#include <vector>\n"
+                 "int f(int n, double d, std::vector<int>::iterator it) {\n"
+                 "  for (int i = 0; i < n; ++i) d--;\n"
+                 "  ++it;\n"  // not a number
+                 "  return n++ + static_cast<int>(d);\n"
+                 "}\n",
+                 {{3, "++", "--"}, {3, "--", "++"}, {5, "++", "--"}});
+}
+
+TEST(TraditionalOperators, MacroArgumentsAndWholeUsesAreMutatedNeverBodies) {
+  expect_mutants(Operator::arithmetic_replace, "macro_args.cpp",
+                 "#define SQUARE(x) ((x) * (x))\n"
+                 "#define SET(dst, v) ((dst) = (v) + 1)\n"
+                 "int f(int a) {\n"
+                 "  int r = 0;\n"
+                 "  SET(r, -a + 2);\n"
+                 "  return SQUARE(a - 1) * r;\n"
+                 "}\n",
+                 // The argument `a - 1` is expanded twice: one mutant.
+                 {{5, "+", "-"}, {6, "-", "+"}, {6, "*", "/"}});
+  expect_mutants(Operator::delete_statement, "macro_stmt.cpp",
+                 "void sink(int);\n"
+                 "#define SET(dst, v) ((dst) = (v))\n"
+                 "#define ADD(t, x) do { (t) += (x); sink(t); } while (0)\n"
+                 "int f(int a) {\n"
+                 "  int r = 0;\n"
+                 "  SET(r, a);\n"
+                 "  ADD(r, a);\n"
+                 "  return r;\n"
+                 "}\n",
+                 {{6, "  SET(r, a);\n", ""}, {7, "  ADD(r, a);\n", ""}});
+}
+
 }  // namespace
 }  // namespace dlfl::mutate::testing

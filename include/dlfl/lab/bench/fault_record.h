@@ -43,6 +43,12 @@ struct MutationCost {
   // line without a mutant was either never tried or tried with no operator applying.
   // nullopt for records of versions that did not count them.
   std::optional<std::size_t> faulty_lines_examined;
+  // What the mutants were chosen by: kill-matrix's --budget and --per-line, and the
+  // operators it had (mutate/operators.h, all of them): a rerun by a later version with
+  // more operators makes other mutants. 0 and empty in records of versions that did not
+  // write them.
+  std::size_t budget = 0, per_line = 0;
+  std::vector<std::string> operators;
 };
 
 struct FaultRecord {

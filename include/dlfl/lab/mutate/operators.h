@@ -48,8 +48,10 @@ enum class Operator : unsigned char {
   constant_replace,
   delete_statement,
   swap_arguments,
+  unary_delete,
+  increment_replace,
 };
-inline constexpr std::size_t kOperatorCount = static_cast<std::size_t>(Operator::swap_arguments) + 1;
+inline constexpr std::size_t kOperatorCount = static_cast<std::size_t>(Operator::increment_replace) + 1;
 
 struct OperatorInfo {
   Operator id;
