@@ -3,11 +3,13 @@
 // localization's measurements. Mutants of the most suspicious lines are compiled into one
 // schemata build, each test that can see a mutant reruns with it switched on, and which
 // mutants change which tests' outcomes is written as a kill matrix for `dlfl rank --mutation`.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <set>
+#include <span>
 
 #include "clang_helper.h"
 #include "cli_support.h"
@@ -93,25 +95,19 @@ Place parse_place(const std::string& text) {
   }
 }
 
-// The lines to mutate, most suspicious first: the top tie of `formula` (whole; its size in
-// `top_tie`), then the following lines up to `max_lines`; only lines some failing test runs.
-// `more` says whether lines were left out for `max_lines`.
+// Every line some failing test runs, most suspicious first by `formula`; the size of its
+// top tie in `top_tie`. Ranked once: generate() takes longer prefixes of it.
 [[maybe_unused]] std::vector<Place> suspicious_lines(const Spectrum& s, const std::string& formula,
-                                                    std::size_t max_lines, std::size_t& top_tie, bool& more) {
+                                                    std::size_t& top_tie) {
   RankRequest r;
   r.formulas.push_back(make_formula(formula));
   const Ranking ranking = localize(s, r);
   const Counts counts = compute_counts(s);
   std::vector<Place> out;
   std::uint32_t top_tie_end = 0;
-  more = false;
   for (const RankedElement& e : ranking.formulas[0].ranked) {
     if (s.element(e.element).kind != ElementKind::code || counts.ef[e.element] <= 0.0) continue;
     if (top_tie_end == 0) top_tie_end = e.worst;
-    if (e.best > top_tie_end && out.size() >= max_lines) {
-      more = true;
-      break;
-    }
     out.push_back({std::string(s.file(e.element)), s.element(e.element).first_line});
     if (e.best <= top_tie_end) top_tie = out.size();
   }
@@ -150,9 +146,11 @@ class FileNames {
 // parsed) while the budget is not spent and lines are left.
 io::MutantManifest generate(const KillMatrixOptions& o, const Spectrum& s, const fs::path& root, const fs::path& out) {
   const auto operators = mutate::select_operators(o.operators);
-  std::vector<Place> places;
-  for (const auto& text : o.lines) places.push_back(parse_place(text));
-  std::size_t top_tie = places.size();
+  std::vector<Place> ordered;
+  for (const auto& text : o.lines) ordered.push_back(parse_place(text));
+  std::size_t top_tie = ordered.size();
+  if (o.lines.empty()) ordered = suspicious_lines(s, o.formula, top_tie);
+  if (ordered.empty()) throw Error(o.spectrum + ": no line is run by a failing test; nothing to mutate");
   const FileNames names(s, root);
   mutate::MutateOptions m;
   m.build_dir = o.build_dir;
@@ -165,9 +163,10 @@ io::MutantManifest generate(const KillMatrixOptions& o, const Spectrum& s, const
   std::vector<mutate::Mutant> chosen;
   std::vector<io::ManifestLine> examined;
   for (std::size_t limit = std::max<std::size_t>(1, o.budget);; limit *= 2) {
-    bool more = false;
-    if (o.lines.empty()) places = suspicious_lines(s, o.formula, limit, top_tie, more);
-    if (places.empty()) throw Error(o.spectrum + ": no line is run by a failing test; nothing to mutate");
+    // The top tie whole, then the following lines up to `limit`.
+    const std::size_t take = std::min(ordered.size(), std::max(top_tie, limit));
+    const bool more = take < ordered.size();
+    const std::span<const Place> places(ordered.data(), take);
     std::set<std::string> files;
     for (const Place& p : places)
       if (const std::string file = names.relative(p.file, root); !parsed.contains(file)) files.insert(file);
