@@ -27,7 +27,7 @@ T field(const json& j, const char* name, const std::string& source) {
 }  // namespace
 
 void write_kill_matrix_cost(const KillMatrixCost& cost, const std::filesystem::path& path) {
-  const json doc = {{"format", kFormat},
+  json doc = {{"format", kFormat},
                     {"version", kVersion},
                     {"generated", cost.generated},
                     {"compiled", cost.compiled},
@@ -37,6 +37,7 @@ void write_kill_matrix_cost(const KillMatrixCost& cost, const std::filesystem::p
                     {"generate_seconds", cost.generate_seconds},
                     {"build_seconds", cost.build_seconds},
                     {"run_seconds", cost.run_seconds}};
+  if (cost.plain_build_seconds) doc["plain_build_seconds"] = *cost.plain_build_seconds;
   AtomicFile out(path);
   out.stream() << doc.dump(1) << '\n';
   out.commit();
@@ -54,6 +55,7 @@ KillMatrixCost read_kill_matrix_cost(const std::filesystem::path& path) {
   cost.generate_seconds = field<double>(doc, "generate_seconds", source);
   cost.build_seconds = field<double>(doc, "build_seconds", source);
   cost.run_seconds = field<double>(doc, "run_seconds", source);
+  if (doc.contains("plain_build_seconds")) cost.plain_build_seconds = field<double>(doc, "plain_build_seconds", source);
   return cost;
 }
 

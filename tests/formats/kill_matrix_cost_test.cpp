@@ -15,7 +15,8 @@ using dlfl::testing::write_text;
 TEST(KillMatrixCost, WhatIsWrittenReadsBack) {
   TempDir dir("cost");
   const KillMatrixCost cost{.generated = 30, .compiled = 27, .killed = 19, .runs = 412, .reused = 8,
-                            .generate_seconds = 1.25, .build_seconds = 40.5, .run_seconds = 130.0};
+                            .generate_seconds = 1.25, .build_seconds = 40.5, .run_seconds = 130.0,
+                            .plain_build_seconds = std::nullopt};
   write_kill_matrix_cost(cost, dir / kKillMatrixCostFileName);
   const KillMatrixCost back = read_kill_matrix_cost(dir / kKillMatrixCostFileName);
   EXPECT_EQ(back.generated, 30u);
@@ -26,6 +27,18 @@ TEST(KillMatrixCost, WhatIsWrittenReadsBack) {
   EXPECT_DOUBLE_EQ(back.generate_seconds, 1.25);
   EXPECT_DOUBLE_EQ(back.build_seconds, 40.5);
   EXPECT_DOUBLE_EQ(back.run_seconds, 130.0);
+  EXPECT_FALSE(back.plain_build_seconds);  // not measured: absent, not 0
+}
+
+TEST(KillMatrixCost, APlainBuildTimeReadsBackWhenMeasured) {
+  TempDir dir("cost");
+  const KillMatrixCost cost{.generated = 3, .compiled = 3, .killed = 0, .runs = 0, .reused = 0, .generate_seconds = 0,
+                            .build_seconds = 12.5, .run_seconds = 0, .plain_build_seconds = 10.0};
+  write_kill_matrix_cost(cost, dir / kKillMatrixCostFileName);
+  const KillMatrixCost back = read_kill_matrix_cost(dir / kKillMatrixCostFileName);
+  ASSERT_TRUE(back.plain_build_seconds);
+  EXPECT_DOUBLE_EQ(*back.plain_build_seconds, 10.0);
+  EXPECT_DOUBLE_EQ(back.build_seconds, 12.5);
 }
 
 TEST(KillMatrixCost, BadRecordsNameTheFile) {
@@ -52,6 +65,8 @@ TEST(KillMatrixCost, BadRecordsNameTheFile) {
              "\"build_seconds\" must be a number from 0");
   fails_with(head + counts + R"("generate_seconds": 0, "build_seconds": "1", "run_seconds": 2})",
              "\"build_seconds\" must be a number from 0");
+  fails_with(head + counts + R"("generate_seconds": 0, "build_seconds": 4, "run_seconds": 2, "plain_build_seconds": -2})",
+             "\"plain_build_seconds\" must be a number from 0");
   write_text(path, head + counts + R"("generate_seconds": 0, "build_seconds": 4, "run_seconds": 2})");
   EXPECT_EQ(read_kill_matrix_cost(path).runs, 9u);
 }

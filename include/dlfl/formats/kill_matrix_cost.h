@@ -10,11 +10,14 @@
 // schemata); runs counts test runs made by this run (baseline runs included), reused
 // those read back from a journal of an earlier one; seconds are wall-clock time of
 // choosing and writing the mutants (0 when an earlier run's were reused), the schemata
-// build, and the test runs.
+// build, and the test runs. With `kill-matrix --plain-build`, "plain_build_seconds" is the
+// wall time of the same build of a copy without mutants, run just before it, and both
+// builds ran without ccache (CCACHE_DISABLE=1); without it the field is absent.
 #pragma once
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 
 namespace dlfl::io {
 
@@ -24,13 +27,14 @@ struct KillMatrixCost {
   std::size_t generated = 0, compiled = 0, killed = 0;
   std::size_t runs = 0, reused = 0;
   double generate_seconds = 0, build_seconds = 0, run_seconds = 0;
+  std::optional<double> plain_build_seconds;
 };
 
 // Writes atomically. Throws dlfl::Error(path, 0, ...) when it cannot be written.
 void write_kill_matrix_cost(const KillMatrixCost& cost, const std::filesystem::path& path);
 
 // Throws dlfl::Error(path, 0, ...) for an unreadable file, invalid JSON, another format
-// or version, or a missing, mistyped or negative field.
+// or version, or a missing, mistyped or negative field (plain_build_seconds may be missing).
 KillMatrixCost read_kill_matrix_cost(const std::filesystem::path& path);
 
 }  // namespace dlfl::io

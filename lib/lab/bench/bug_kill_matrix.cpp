@@ -38,12 +38,16 @@ void set_recipe_schemata(const FaultContext& c, std::map<std::string, std::strin
                          BugKillMatrixRun& run) {
   const Subject& recipe = *c.subject;
   const fs::path build = run.out / "build";
-  vars["source"] = (run.out / "tree").string();
-  vars["build"] = build.string();
   vars["cflags"] = recipe.extra_cflags;
   vars["ldflags"] = "";
   vars["jobs"] = std::to_string(c.test_jobs);
-  run.build_command = "(" + expand_command(recipe.configure, vars) + "\n) && (" + expand_command(recipe.build, vars) + "\n)";
+  const auto build_command = [&](const fs::path& dir) {
+    vars["source"] = (dir / "tree").string();
+    vars["build"] = (dir / "build").string();
+    return "(" + expand_command(recipe.configure, vars) + "\n) && (" + expand_command(recipe.build, vars) + "\n)";
+  };
+  run.plain_build_command = build_command(run.out / "plain");
+  run.build_command = build_command(run.out);
   run.jobs = c.test_jobs;
   if (!recipe.test_binary.empty()) {
     const fs::path binary = find_test_binary(test_build, recipe.test_binary);
@@ -106,6 +110,8 @@ void add_kill_matrix(const FaultContext& c, const BugKillMatrixRun& run, const S
         run.build_command, std::string("--budget"), std::to_string(c.kill_matrix.budget), std::string("--per-line"),
         std::to_string(c.kill_matrix.per_line), std::string("-j"), std::to_string(run.jobs), std::string("-q")})
     argv.push_back(arg);
+  if (c.kill_matrix.plain_build && !run.plain_build_command.empty())
+    argv.insert(argv.end(), {"--plain-build", run.plain_build_command});
   if (!run.gtest.empty()) argv.insert(argv.end(), {"--gtest", run.gtest});
   else if (!run.ctest.empty()) argv.insert(argv.end(), {"--ctest", run.ctest});
   else {
@@ -136,6 +142,10 @@ void add_kill_matrix(const FaultContext& c, const BugKillMatrixRun& run, const S
     cost.runs = measured.runs + measured.reused;
     cost.build_seconds = measured.build_seconds;
     cost.run_seconds = measured.run_seconds;
+    if (measured.plain_build_seconds) {
+      cost.plain_build_seconds = *measured.plain_build_seconds;
+      cost.plain_build_uncached = true;
+    }
   } catch (const Error& e) {
     return failed(e.what());
   }

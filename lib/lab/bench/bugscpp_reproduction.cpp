@@ -171,9 +171,16 @@ class Defect {
 
   // Scripts that build kill-matrix's schemata copy `copy` of the prepared tree and run one
   // case there, as BugsC++ does without coverage (the mutants' runs only give outcomes).
-  // The copy lacks hidden entries, so the defect's hidden extra files (.dpp/test_list) are
-  // copied in first. Returns the build command and the case command template ({} the case).
+  // Returns the build command and the case command template ({} the case).
   std::pair<std::string, std::string> schemata_scripts(const fs::path& copy) const {
+    write_text(dir_ / "schemata-case.sh", case_script({copy, copy}, d_.test.empty() ? d_.test_coverage : d_.test));
+    return {copy_build("schemata-build.sh", copy), "bash " + shell_quote((dir_ / "schemata-case.sh").string()) + " {}"};
+  }
+
+  // The command that builds a copy `copy` of the prepared tree (kill-matrix's schemata or
+  // plain copy) by the script `name`. The copy lacks hidden entries, so the defect's hidden
+  // extra files (.dpp/test_list) are copied in first.
+  std::string copy_build(const std::string& name, const fs::path& copy) const {
     const WorkTree at{copy, copy};
     std::string build = prologue(at);
     for (const auto& extra : d_.extra_files) {
@@ -183,10 +190,8 @@ class Defect {
       build += "mkdir -p " + shell_quote(rel.parent_path().empty() ? "." : rel.parent_path().string()) + " && cp " +
                shell_quote((tree_.source / rel).string()) + " " + shell_quote(rel.string()) + " || exit 125\n";
     }
-    write_text(dir_ / "schemata-build.sh", build + lines_script(d_.build, at, c_.test_jobs, ""));
-    write_text(dir_ / "schemata-case.sh", case_script(at, d_.test.empty() ? d_.test_coverage : d_.test));
-    return {"bash " + shell_quote((dir_ / "schemata-build.sh").string()),
-            "bash " + shell_quote((dir_ / "schemata-case.sh").string()) + " {}"};
+    write_text(dir_ / name, build + lines_script(d_.build, at, c_.test_jobs, ""));
+    return "bash " + shell_quote((dir_ / name).string());
   }
 
   CommandOutcome build() const {
@@ -384,6 +389,7 @@ FaultRecord reproduce_bugscpp_bug(const FaultContext& c, const WorkTree& tree, c
     } else {
       run.plain_build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - plain_start).count();
       std::tie(run.build_command, run.test_command) = defect.schemata_scripts(run.out / "tree");
+      run.plain_build_command = defect.copy_build("plain-copy-build.sh", run.out / "plain" / "tree");
       run.jobs = 1;  // the cases share the tree's DPP_TEST_INDEX
       add_kill_matrix(c, run, spectrum, fix_truth(*plan.bug, spectrum, TruthRule::adjacent_lines), r, log);
     }

@@ -64,6 +64,7 @@ std::string record_to_json(const FaultRecord& r) {
                  {"seconds", m.seconds},
                  {"plain_build_seconds", m.plain_build_seconds},
                  {"on_faulty_lines", m.on_faulty_lines}};
+    if (m.plain_build_uncached) j["mbfl"]["plain_build_uncached"] = true;
     if (m.faulty_lines_examined) j["mbfl"]["faulty_lines_examined"] = *m.faulty_lines_examined;
     if (m.budget) j["mbfl"]["budget"] = m.budget;
     if (m.per_line) j["mbfl"]["per_line"] = m.per_line;
@@ -132,6 +133,7 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
       it->at("run_seconds").get_to(m.run_seconds);
       it->at("seconds").get_to(m.seconds);
       it->at("plain_build_seconds").get_to(m.plain_build_seconds);
+      m.plain_build_uncached = it->value("plain_build_uncached", false);
       m.on_faulty_lines = it->value("on_faulty_lines", std::size_t{0});  // records of older versions lack it
       if (const auto examined = it->find("faulty_lines_examined"); examined != it->end())
         m.faulty_lines_examined = examined->get<std::size_t>();

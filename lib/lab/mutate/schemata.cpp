@@ -273,4 +273,12 @@ Schemata write_schemata(const std::vector<Mutant>& mutants, const SchemataOption
   return SchemataBuild(mutants, options).run();
 }
 
+void write_plain_tree(const SchemataOptions& options) {
+  const fs::path root = canonical_or_absolute(options.root.empty() ? fs::current_path() : options.root);
+  const fs::path tree = canonical_or_absolute(options.tree);
+  fs::create_directories(tree);
+  const fs::path build_dir = options.build_dir.empty() ? fs::path() : canonical_or_absolute(options.build_dir);
+  instrument::detail::copy_tree(root, tree, build_dir, {}, {});
+}
+
 }  // namespace dlfl::mutate

@@ -135,7 +135,7 @@ TEST_F(BugsCppReproduce, AKeptDefectGetsItsKillMatrixFromItsOwnCommands) {
   const fs::path out = dir_ / "out";
   const RunResult run = run_dlfl("bugset reproduce " + manifest.string() + " --bug ministr#1 --repos " +
                                  clones().string() + " --bugscpp " + fixture().string() + " -o " + out.string() +
-                                 " -q --build-jobs 2 --mbfl 20 --mbfl-per-line 4");
+                                 " -q --build-jobs 2 --mbfl 20 --mbfl-per-line 4 --mbfl-plain-build");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const ResultsStore store(out / std::string(kResultsFileName));
   ASSERT_EQ(store.records().size(), 1u);
@@ -151,6 +151,9 @@ TEST_F(BugsCppReproduce, AKeptDefectGetsItsKillMatrixFromItsOwnCommands) {
   EXPECT_GT(cost.plain_build_seconds, 0.0);
   EXPECT_GT(cost.build_seconds, 0.0);
   EXPECT_THAT(slurp(out / "logs" / "ministr#1" / "plain-build.log"), HasSubstr("mathx.c"));
+  // --mbfl-plain-build: the time is of the defect's build commands on a copy without
+  // mutants (kill-matrix --plain-build), not of the bear build above.
+  EXPECT_TRUE(cost.plain_build_uncached);
   std::map<std::string, double> first;
   for (const auto& f : clamp.results) first[f.formula] = f.first_rank;
   ASSERT_TRUE(first.contains("ochiai+hybrid"));

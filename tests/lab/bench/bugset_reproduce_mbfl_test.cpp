@@ -32,7 +32,7 @@ class BugsetReproduceMbfl : public ::testing::Test {
   }
   // calc#1 (clamp returns lo above the range) reproduced into `out` with `recipe_text`
   // ("" = the generic recipe), mutation analysis on with a budget of 12: its one record.
-  FaultRecord reproduce(const std::string& name, const std::string& recipe_text) const {
+  FaultRecord reproduce(const std::string& name, const std::string& recipe_text, const std::string& more = "") const {
     std::string recipe;
     if (!recipe_text.empty()) {
       const fs::path file = dir_ / (name + "-recipe.json");
@@ -41,7 +41,7 @@ class BugsetReproduceMbfl : public ::testing::Test {
     }
     const RunResult r = run_dlfl("bugset reproduce " + (fixture_.lists / "dl.jsonl").string() +
                                  " --bug fixture+calc#1 --repos " + fixture_.repos.string() + " -o " + out(name).string() +
-                                 " -q --build-jobs 2 --mbfl 12 --mbfl-per-line 3" + recipe);
+                                 " -q --build-jobs 2 --mbfl 12 --mbfl-per-line 3" + recipe + more);
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     const auto records = read_records(out(name) / std::string(kResultsFileName));
     EXPECT_EQ(records.size(), 1u) << name;
@@ -108,12 +108,28 @@ TEST_F(BugsetReproduceMbfl, CtestGoogleTestAndListedTestsEachGiveAKillMatrixAndI
   }
   EXPECT_EQ(kills.test_count(), lines.test_count());
   EXPECT_TRUE(fs::exists(out("ctest") / "logs" / "fixture+calc#1" / "kill-matrix.log"));
+  EXPECT_FALSE(generic.mbfl->plain_build_uncached);  // the buggy build with coverage stands in
   // The same bug with its GoogleTest binary named (runtime backend: the schemata build is
   // plain, its tests the binary's) and with listed tests run one process each.
   expect_measured(reproduce("gtest", R"({"backend": "runtime", "test_binary": "tests/calc_tests"})"), "gtest");
   expect_measured(reproduce("listed", R"({"test_list": "tests/calc_tests --gtest_list_tests | awk '/^[^ ]/ {{s = $1} /^  / {{print s $1}'",
                                           "test_command": "tests/calc_tests --gtest_filter={}"})"),
                   "listed");
+}
+
+// --mbfl-plain-build: the schemata build is compared with the same commands' build of the
+// buggy version without mutants (kill-matrix --plain-build, no ccache), which the record
+// says. Without --mbfl the option is an error.
+TEST_F(BugsetReproduceMbfl, APlainBuildOfTheSameCommandsIsTimedOnRequest) {
+  const FaultRecord clamp = reproduce("plain", "", " --mbfl-plain-build");
+  expect_measured(clamp, "plain");
+  ASSERT_TRUE(clamp.mbfl);
+  EXPECT_TRUE(clamp.mbfl->plain_build_uncached);
+  const RunResult alone = run_dlfl("bugset reproduce " + (fixture_.lists / "dl.jsonl").string() +
+                                   " --bug fixture+calc#1 --repos " + fixture_.repos.string() + " -o " +
+                                   out("alone").string() + " --mbfl-plain-build");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_THAT(alone.err, HasSubstr("give --mbfl N too"));
 }
 
 // Without a compilation database kill-matrix cannot parse the sources: the record says

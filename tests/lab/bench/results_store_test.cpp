@@ -39,7 +39,8 @@ TEST(ResultsStore, RecordRoundTripsThroughJson) {
   // Mutation analysis: written only when asked for, its cost read back whole.
   EXPECT_EQ(record_to_json(r).find("\"mbfl\""), std::string::npos);
   real.mbfl = MutationCost{.failure = "", .generated = 9, .compiled = 8, .killed = 5, .runs = 70, .build_seconds = 12.5,
-                           .run_seconds = 30.25, .seconds = 45.0, .plain_build_seconds = 10.0, .on_faulty_lines = 0,
+                           .run_seconds = 30.25, .seconds = 45.0, .plain_build_seconds = 10.0,
+                           .plain_build_uncached = true, .on_faulty_lines = 0,
                            .faulty_lines_examined = 1,
                            .budget = 100,
                            .per_line = 5,
@@ -50,17 +51,19 @@ TEST(ResultsStore, RecordRoundTripsThroughJson) {
   EXPECT_EQ(measured.mbfl->runs, 70u);
   EXPECT_DOUBLE_EQ(measured.mbfl->run_seconds, 30.25);
   EXPECT_DOUBLE_EQ(measured.mbfl->plain_build_seconds, 10.0);
+  EXPECT_TRUE(measured.mbfl->plain_build_uncached);
   EXPECT_EQ(measured.mbfl->faulty_lines_examined, std::optional<std::size_t>(1));
   EXPECT_EQ(measured.mbfl->budget, 100u);
   EXPECT_EQ(measured.mbfl->per_line, 5u);
   EXPECT_EQ(measured.mbfl->operators, real.mbfl->operators);
   EXPECT_EQ(record_to_json(measured), record_to_json(real));
   // Records of versions that did not count the examined faulty lines, or write the
-  // settings, say nothing of them.
+  // settings, or built no plain copy, say nothing of them.
   real.mbfl->faulty_lines_examined.reset();
   real.mbfl->budget = real.mbfl->per_line = 0;
   real.mbfl->operators.clear();
-  for (const char* field : {"\"budget\"", "\"per_line\"", "\"operators\""})
+  real.mbfl->plain_build_uncached = false;
+  for (const char* field : {"\"budget\"", "\"per_line\"", "\"operators\"", "\"plain_build_uncached\""})
     EXPECT_EQ(record_to_json(real).find(field), std::string::npos) << field;
   EXPECT_EQ(record_to_json(real).find("faulty_lines_examined"), std::string::npos);
   EXPECT_FALSE(parse_record(record_to_json(real), "x", 1).mbfl->faulty_lines_examined.has_value());

@@ -174,6 +174,28 @@ TEST(KillMatrixTensorlite, HybridPutsTheSeededFaultFirstInASmallerTie) {
   const nlohmann::json wide = nlohmann::json::parse(slurp(spread / "mutants.json"));
   EXPECT_GE(wide["generated"].get<std::size_t>(), 60u);
   EXPECT_GT(wide["lines"].size(), 60u);  // some of the first 60 lines took no mutant
+
+  // --plain-build times the same build of a copy without mutants first; both builds run
+  // without ccache, and the copy is gone afterwards.
+  const fs::path priced = dir / "priced";
+  const std::string priced_base = kDlfl + " kill-matrix -q --budget 10 --per-line 3 -s " + spectrum.string() +
+                                  " -p " + (dir / "gcov").string() + " --root " + kTensorlite.string() + " -o " +
+                                  priced.string() + " --tests " + (dir / "names.txt").string() + " --cmd 'true {}'";
+  const std::string plain_ok =
+      "test -f {tree}/src/adam.cpp && ! grep -rq DLFL_SCHEMATA_SWITCH {tree} && test \"$CCACHE_DISABLE\" = 1 && "
+      "test {out} = " + (priced / "plain").string() + " && touch " + (priced / "plain-built").string();
+  const std::string schemata_ok = "grep -rq DLFL_SCHEMATA_SWITCH {tree}/src && test \"$CCACHE_DISABLE\" = 1";
+  ASSERT_EQ(run(priced_base + " --build '" + schemata_ok + "' --plain-build '" + plain_ok + "'", &out), 0) << out;
+  EXPECT_TRUE(fs::exists(priced / "plain-built"));
+  EXPECT_FALSE(fs::exists(priced / "plain"));
+  const auto cost = [&] { return nlohmann::json::parse(slurp(priced / "kill-matrix-cost.json")); };
+  EXPECT_TRUE(cost()["plain_build_seconds"].is_number()) << cost();
+  // Without it ccache is left alone and no plain build time is written.
+  ASSERT_EQ(run(priced_base + " --build '! test \"$CCACHE_DISABLE\" = 1'", &out), 0) << out;
+  EXPECT_FALSE(cost().contains("plain_build_seconds")) << cost();
+  // A plain build that fails is a one-line error naming the option.
+  EXPECT_EQ(run(priced_base + " --build true --plain-build false", &out), 2) << out;
+  EXPECT_NE(out.find("dlfl: error: --plain-build 'false' failed"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ struct ReproduceCommandOptions {
   std::size_t mbfl_budget = 0;
   std::size_t mbfl_per_line = 5;
   unsigned mbfl_timeout = 7200;
+  bool mbfl_plain_build = false;
   bool quiet = false;
 };
 
@@ -80,6 +81,9 @@ void run_reproduce(const ReproduceCommandOptions& o) {
     options.kill_matrix.budget = o.mbfl_budget;
     options.kill_matrix.per_line = o.mbfl_per_line;
     options.kill_matrix.timeout = std::chrono::seconds(o.mbfl_timeout);
+    options.kill_matrix.plain_build = o.mbfl_plain_build;
+  } else if (o.mbfl_plain_build) {
+    throw Error("bugset reproduce: --mbfl-plain-build times the build of --mbfl's mutants: give --mbfl N too");
   }
   options.out_dir = o.out_dir;
   options.work_dir = o.work_dir;
@@ -150,6 +154,10 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
   cmd->add_option("--mbfl-timeout", o->mbfl_timeout,
                   "With --mbfl: seconds for one bug's schemata build and runs (default 7200)")
       ->check(CLI::Range(1u, 604800u));
+  cmd->add_flag("--mbfl-plain-build", o->mbfl_plain_build,
+                "With --mbfl: also build a copy of the buggy version without mutants by the same commands, just\n"
+                "before the schemata build, both without ccache, so that each record's mbfl.plain_build_seconds is\n"
+                "a like-for-like plain build (mbfl.plain_build_uncached); one more build per bug");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] { run_reproduce(*o); });
 }

@@ -48,6 +48,7 @@ struct KillMatrixOptions {
   std::string root;
   std::string out_dir;
   std::string build_command;
+  std::string plain_build_command;  // times a copy without mutants first
   std::string gtest;
   std::string ctest;
   std::string tests;    // file of test names, run with `command`
@@ -205,17 +206,39 @@ io::MutantManifest generate(const KillMatrixOptions& o, const Spectrum& s, const
   return manifest;
 }
 
-// Runs the user's build of the schemata tree; when it fails, the end of its output goes
-// to stderr before the one-line error.
-void build_tree(const std::string& command, const fs::path& out) {
+// Runs the user's build of a tree (`option` names where the command came from); when it
+// fails, the end of its output goes to stderr before the one-line error.
+void build_tree(const std::string& option, const std::string& command, const fs::path& out,
+                const std::vector<std::string>& env) {
   collect::ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c", command};
   spec.cwd = out;
+  spec.env_set = env;
   spec.stdout_limit = 16 * 1024;
   const collect::ProcessResult r = collect::run_process(spec);
   if (r.ok()) return;
   std::cerr << r.out;
-  throw Error("--build '" + command + "' failed (" + collect::describe_end(r, {}) + "; the end of its output is above)");
+  throw Error(option + " '" + command + "' failed (" + collect::describe_end(r, {}) +
+              "; the end of its output is above)");
+}
+
+// The schemata build's price: the same build of a copy of root without mutants
+// (OUT/plain/tree, removed afterwards), timed. Both builds then run without ccache, which
+// would otherwise serve one from the other's objects or from an earlier run.
+double time_plain_build(const KillMatrixOptions& o, const fs::path& root, const fs::path& out,
+                        const std::vector<std::string>& env) {
+  const fs::path plain = out / "plain";
+  fs::remove_all(plain);
+  mutate::SchemataOptions so;
+  so.root = root;
+  so.build_dir = o.build_dir;
+  so.tree = plain / "tree";
+  mutate::write_plain_tree(so);
+  const auto started = std::chrono::steady_clock::now();
+  build_tree("--plain-build", expand(o.plain_build_command, plain, so.tree), plain, env);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  fs::remove_all(plain);
+  return seconds;
 }
 #endif
 
@@ -259,9 +282,18 @@ void run_kill_matrix(const KillMatrixOptions& o) {
               << manifest.dropped_uncompilable << " do not compile, " << manifest.dropped_unguardable
               << " have no place for a switch)\n";
   const fs::path tree = out / manifest.tree;
+  std::vector<std::string> build_env;
+  if (!o.plain_build_command.empty()) {
+    build_env.emplace_back("CCACHE_DISABLE=1");
+    if (!o.quiet) std::cerr << "dlfl: timing a plain build of the project (--plain-build), without ccache\n";
+    cost.plain_build_seconds = time_plain_build(o, root, out, build_env);
+  }
   started = Clock::now();
-  build_tree(expand(o.build_command, out, tree), out);
+  build_tree("--build", expand(o.build_command, out, tree), out, build_env);
   cost.build_seconds = seconds_since(started);
+  if (!o.quiet && cost.plain_build_seconds)
+    std::cerr << "dlfl: schemata build " << cost.build_seconds << " s, plain build " << *cost.plain_build_seconds
+              << " s\n";
 
   collect::MutantRunRequest r;
   r.spectrum = &spectrum;
@@ -341,6 +373,11 @@ void add_kill_matrix_command(CLI::App& app) {
   cmd->add_option("--build", o->build_command,
                   "Shell command that builds the schemata tree, run in OUT; {tree} and {out} stand for the paths")
       ->required();
+  cmd->add_option("--plain-build", o->plain_build_command,
+                  "Also time this build of a copy of --root without mutants ({tree} and {out} stand for\n"
+                  "OUT/plain/tree and OUT/plain; usually the --build command), just before the schemata build,\n"
+                  "both without ccache; kill-matrix-cost.json gets plain_build_seconds. Compare on a fresh OUT:\n"
+                  "a rerun's schemata build may be incremental");
   cmd->add_option("--gtest", o->gtest, "The schemata build's GoogleTest binary ({tree}, {out} expanded)");
   cmd->add_option("--ctest", o->ctest, "The schemata build's CTest directory ({tree}, {out} expanded)");
   cmd->add_option("--tests", o->tests, "File of test names (as the spectrum names them), one a line, run with --cmd");

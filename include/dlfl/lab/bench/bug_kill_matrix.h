@@ -29,6 +29,9 @@ struct BugKillMatrixRun {
   // The shell command, run in `out`, that builds the schemata copy out/tree (without
   // coverage: its tests run once per mutant and only their outcomes are read).
   std::string build_command;
+  // The same build of a copy without mutants, out/plain/tree (kill-matrix --plain-build),
+  // used when the context's KillMatrixStep::plain_build asks for it.
+  std::string plain_build_command;
   // The schemata build's tests: a GoogleTest binary, a CTest build directory, or a
   // command template run for each of the spectrum's tests ({} its quoted name); one.
   std::string gtest, ctest, test_command;
@@ -50,7 +53,8 @@ struct BugKillMatrixRun {
 // empty and the other values of `vars` (the buggy version's configure values: its test
 // options), and its tests as the recipe runs them: its GoogleTest binary at the same
 // place in out/build as in `test_build`, its listed tests through its test_command there,
-// or out/build's CTest tests. Throws dlfl::Error for a command that does not expand or a
+// or out/build's CTest tests; run.plain_build_command the same commands with {source} =
+// out/plain/tree and {build} = out/plain/build. Throws dlfl::Error for a command that does not expand or a
 // test binary not found in `test_build`.
 void set_recipe_schemata(const FaultContext& context, std::map<std::string, std::string> vars,
                          const std::filesystem::path& test_build, BugKillMatrixRun& run);

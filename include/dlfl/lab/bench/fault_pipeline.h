@@ -40,6 +40,9 @@ struct KillMatrixStep {
   std::size_t budget = 50;   // mutants wanted (kill-matrix --budget)
   std::size_t per_line = 5;  // at most this many per line (kill-matrix --per-line)
   std::chrono::seconds timeout{7200};  // the whole step: schemata build and all runs
+  // Also time the same build of a copy without mutants (kill-matrix --plain-build), both
+  // builds without ccache: the schemata build's price against a like-for-like plain build.
+  bool plain_build = false;
 };
 
 // What every fault of one subject shares. Owned by the caller; read-only during a run.

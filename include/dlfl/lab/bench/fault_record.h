@@ -33,9 +33,13 @@ struct MutationCost {
   double build_seconds = 0;  // the schemata build (one build of the whole project)
   double run_seconds = 0;    // the test runs
   double seconds = 0;        // the whole step: checkout, generation, build, runs
-  // The buggy version's build in the same run, with coverage or instrumentation (the
-  // closest plain build measured): what the schemata build is compared against.
+  // What the schemata build is compared against. When plain_build_uncached, the same
+  // build of a copy of the buggy version without mutants, run just before the schemata
+  // build, both without ccache (KillMatrixStep::plain_build); otherwise the buggy version's
+  // build in the same run, with coverage or instrumentation (the closest plain build
+  // measured), which ccache may have served in part.
   double plain_build_seconds = 0;
+  bool plain_build_uncached = false;
   // Compiled mutants on the ground truth's lines. A seeded fault's own line takes mutants
   // as any line does, which a real fault's line need not (MBFL's bias on seeded faults).
   std::size_t on_faulty_lines = 0;

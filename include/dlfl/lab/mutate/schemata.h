@@ -59,4 +59,10 @@ struct Schemata {
 // cannot compile without any mutant, or a tree that cannot be written.
 Schemata write_schemata(const std::vector<Mutant>& mutants, const SchemataOptions& options);
 
+// Copies options.root into options.tree as write_schemata() copies it (build outputs and
+// hidden entries left out), without any mutant: the plain build that a schemata build's
+// cost is measured against. Needs no compilation database. Throws dlfl::Error (or
+// std::filesystem::filesystem_error) when the tree cannot be written.
+void write_plain_tree(const SchemataOptions& options);
+
 }  // namespace dlfl::mutate
