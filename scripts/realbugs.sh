@@ -43,6 +43,9 @@
 #                      Metallaxis and MUSE are ranked and evaluated as techniques
 #   --mbfl-per-line N  with --mbfl: at most N mutants a line (default 5); fewer a line spread
 #                      the budget over more lines
+#   --mbfl-plain-build with --mbfl: also build each bug's buggy version without mutants by the
+#                      same commands just before its schemata build, both without ccache, so
+#                      that the records compare like with like (one more build a bug)
 #   --page DOC         also put OUT/results.md into DOC, between its lines `<!-- results.md -->`
 #                      and `<!-- end of results.md -->` (docs/realbugs.md: the study's page)
 #   -o DIR             output directory (reused to resume)
@@ -75,7 +78,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 repos="" bugscpp="" lists="$here/bugsets" labels="" out="" doc="" limit="" jobs=1 build_jobs="" reproduce=1 retry=0 record=0
-mbfl="" mbfl_per_line=""
+mbfl="" mbfl_per_line="" mbfl_plain_build=0
 sides=(dl traditional)
 bugs=()
 slurm=0 shards=4 sbatch_args="" shard="" join=""
@@ -106,6 +109,7 @@ while (($#)); do
     --mbfl) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--mbfl: a positive number of mutants, not '${2-}'"; mbfl=$2; shift 2 ;;
     --mbfl-per-line) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--mbfl-per-line: a positive number of mutants, not '${2-}'"
       mbfl_per_line=$2; shift 2 ;;
+    --mbfl-plain-build) mbfl_plain_build=1; shift ;;
     --no-reproduce) reproduce=0; shift ;;
     --retry-discarded) retry=1; shift ;;
     --record) record=1; shift ;;
@@ -287,6 +291,7 @@ for side in "${sides[@]}"; do
     [[ -n $build_jobs ]] && args+=(--build-jobs "$build_jobs")
     [[ -n $mbfl ]] && args+=(--mbfl "$mbfl")
     [[ -n $mbfl_per_line ]] && args+=(--mbfl-per-line "$mbfl_per_line")
+    ((mbfl_plain_build)) && args+=(--mbfl-plain-build)
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
     dest=$out/$side
     if [[ -n $shard ]]; then
@@ -400,7 +405,8 @@ for side in dl traditional; do
 done
 compare_args=(--filter level=line --filter ties=average -m mrr -m map -m first_rank)
 # The page reports the comparisons of this run only, never an earlier run's.
-rm -f "$out/compare.md" "$out/compare-by-type.md" "$out/compare-real-lines.md" "$out/compare-by-kind.md" "$out/stats.md"
+rm -f "$out/compare.md" "$out/compare-by-type.md" "$out/compare-real-lines.md" "$out/compare-by-kind.md" \
+  "$out/compare-by-kind-second.md" "$out/stats.md"
 if ((${#tables[@]} == 8)); then  # both sides
   "$dlfl" compare "${tables[@]}" "${compare_args[@]}" -o "$out/compare.md"
   # The bugs whose whole-file truth is lines only, where both conventions nearly agree.
@@ -410,12 +416,17 @@ if ((${#tables[@]} == 8)); then  # both sides
     [[ -s $out/$side/eval-real-lines.csv ]] && subset+=(-i "$out/$side/eval-real-lines.csv" -g "$side")
   done
   ((${#subset[@]} == 8)) && "$dlfl" compare "${subset[@]}" "${compare_args[@]}" -o "$out/compare-real-lines.md"
-  # Within the DL side: the bugs of DL logic against the generic ones (the lists' bug_kind).
-  "$py" "$stats" kinds "$lists" > "$out/dl/kinds.csv" || exit 2
-  if (($(wc -l <"$out/dl/kinds.csv") > 1)); then
-    "$dlfl" compare -i "$out/dl/eval-study.csv" -g dl "${compare_args[@]}" --labels "$out/dl/kinds.csv" \
-      --by bug_kind --label-key id -o "$out/compare-by-kind.md" || echo "realbugs.sh: no bug kinds joined the DL bugs" >&2
-  fi
+  # Within the DL side: the bugs of DL logic against the generic ones (the lists' bug_kind),
+  # by each annotator's labels.
+  for annotator in "" second; do
+    kinds=$out/dl/kinds${annotator:+-$annotator}.csv
+    "$py" "$stats" kinds "$lists" ${annotator:+"$annotator"} > "$kinds" || exit 2
+    if (($(wc -l <"$kinds") > 1)); then
+      "$dlfl" compare -i "$out/dl/eval-study.csv" -g dl "${compare_args[@]}" --labels "$kinds" --by bug_kind \
+        --label-key id -o "$out/compare-by-kind${annotator:+-$annotator}.md" ||
+        echo "realbugs.sh: no ${annotator:-first} annotator's bug kinds joined the DL bugs" >&2
+    fi
+  done
   "$py" "$stats" section "$out" "$lists" > "$out/stats.md" || exit 2
   if [[ -n $labels ]]; then
     "$dlfl" compare -i "$out/dl/eval-study.csv" -g dl "${compare_args[@]}" --labels "$labels" --by dl_bug_type \

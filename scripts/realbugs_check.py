@@ -169,6 +169,23 @@ def check_projects(check, block, sides):
         check.same("detectable |delta|", power.group(3), f"{delta:.2f}")
 
 
+def check_agreement(check, block, dl):
+    """The two labellings' agreement, recomputed here: observed agreement and Cohen's kappa."""
+    found = re.search(r"(\d+) DL bugs labelled by both annotators.*?agree on the kind of (\d+) \((\d+)%\); "
+                      r"Cohen's kappa (-?[0-9]+\.[0-9]+)", block, re.S)
+    if not found:
+        return
+    both = [e for e in dl if "bug_kind" in e and "bug_kind_second" in e]
+    n = len(both)
+    same = sum(e["bug_kind"] == e["bug_kind_second"] for e in both)
+    share = lambda key, k: sum(e[key] == k for e in both) / n
+    chance = sum(share("bug_kind", k) * share("bug_kind_second", k) for k in ("dl-specific", "generic"))
+    check.same("labelled by both", found.group(1), str(n))
+    check.same("kinds agreed", found.group(2), str(same))
+    check.same("kinds agreed %", found.group(3), f"{100 * same / n:.0f}")
+    check.same("Cohen's kappa", found.group(4), f"{(same / n - chance) / (1 - chance):.2f}")
+
+
 def main(argv):
     page = argv[1] if len(argv) > 1 else os.path.join(here, "docs", "realbugs.md")
     lists = argv[2] if len(argv) > 2 else os.path.join(here, "bugsets")
@@ -191,7 +208,10 @@ def main(argv):
                                                                           "traditional": values(real(traditional))})
     check_tests(check, block, "#### DL bugs: DL-specific", {k: values([e for e in dl if e.get("bug_kind") == k])
                                                             for k in ("dl-specific", "generic")})
+    check_tests(check, block, "#### DL bugs by the second labelling", {
+        k: values([e for e in dl if e.get("bug_kind_second") == k]) for k in ("dl-specific", "generic")})
     check_projects(check, block, {"DL": dl, "traditional": traditional})
+    check_agreement(check, block, dl)
     for d in check.differ:
         print(f"realbugs_check.py: {d}", file=sys.stderr)
     print(f"realbugs_check.py: {check.agree} numbers of {page} recomputed from {lists}, {len(check.differ)} differ")

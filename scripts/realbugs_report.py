@@ -43,9 +43,10 @@ TECHNIQUES += MUTATION_TECHNIQUES
 RULE = "adjacent-lines"
 WHOLE_FILE = "whole-file"
 SENSITIVITY = "-whole-file"
-# What only a curated list knows of a bug (its type, and why), kept when a run's entry
-# replaces it.
-CURATED_KEYS = ("bug_kind", "dl_subtype", "bug_kind_evidence")
+# What only a curated list knows of a bug (its type and why, as each of two annotators
+# labelled it; docs/realbugs.md says who), kept when a run's entry replaces it.
+CURATED_KEYS = ("bug_kind", "dl_subtype", "bug_kind_evidence",
+                "bug_kind_second", "dl_subtype_second", "bug_kind_second_evidence")
 BUG_KINDS = ("dl-specific", "generic")
 DL_SUBTYPES = ("tensor/shape", "numerics", "device", "model or training semantics")
 
@@ -289,10 +290,14 @@ def checked_entry(path, entry):
         fail(f"{where}: host must name a CPU in the characters [{HOST_CHARACTERS}] (at most 200)")
     if rule_of(entry) not in (RULE, WHOLE_FILE):
         fail(f"{where}: truth_rule must be {RULE} or {WHOLE_FILE}, not {entry['truth_rule']!r}")
-    if "bug_kind" in entry and entry["bug_kind"] not in BUG_KINDS:
-        fail(f"{where}: bug_kind must be one of {', '.join(BUG_KINDS)}, not {entry['bug_kind']!r}")
-    if "dl_subtype" in entry and entry["dl_subtype"] not in DL_SUBTYPES:
-        fail(f"{where}: dl_subtype must be one of {', '.join(DL_SUBTYPES)}, not {entry['dl_subtype']!r}")
+    for suffix in ("", "_second"):
+        kind, subtype = entry.get("bug_kind" + suffix), entry.get("dl_subtype" + suffix)
+        if kind is not None and kind not in BUG_KINDS:
+            fail(f"{where}: bug_kind{suffix} must be one of {', '.join(BUG_KINDS)}, not {kind!r}")
+        if subtype is not None and subtype not in DL_SUBTYPES:
+            fail(f"{where}: dl_subtype{suffix} must be one of {', '.join(DL_SUBTYPES)}, not {subtype!r}")
+        if subtype is not None and kind != "dl-specific":
+            fail(f"{where}: dl_subtype{suffix} names a subtype of a bug that bug_kind{suffix} does not call dl-specific")
     is_number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
     for key, good in (("positions", lambda v: v is None or (isinstance(v, list) and len(v) == 3 and all(map(is_number, v)))),
                       ("evaluation", lambda v: isinstance(v, dict) and set(v) <= set(METRICS) | {"exam_ran", "elements_ran"}
@@ -404,7 +409,9 @@ def mutation_cost_lines(kept, recorded):
              "into the one schemata build / killed, compiled mutants on the faulty lines, the faulty lines mutants were "
              "sought on (the budget's reach; a faulty line outside it was never tried), test runs, the schemata "
              "build against the same run's build of the buggy version (with coverage for a Denchmark bug, "
-             "plain for a BugsC++ defect), the test runs, the whole step; seconds of wall time):", "",
+             "plain for a BugsC++ defect; marked * where it is the same build of the buggy version without "
+             "mutants, both without ccache: `--mbfl-plain-build`), the test runs, the whole step; seconds of "
+             "wall time):", "",
              "| bug | mutants | killed | on faulty lines | faulty lines tried | test runs | schemata build s | "
              "buggy build s | runs s | step s |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -416,7 +423,8 @@ def mutation_cost_lines(kept, recorded):
         on_faulty = m.get("on_faulty_lines", "?")  # entries of older runs lack these
         tried = f"{m['faulty_lines_examined']} of {n_faulty}" if "faulty_lines_examined" in m else "?"
         lines.append(f"| {name} | {m['generated']} / {m['compiled']} | {m['killed']} | {on_faulty} | {tried} | {m['runs']} | "
-                     f"{m['build_seconds']:.0f} | {m['plain_build_seconds']:.0f} | {m['run_seconds']:.0f} | "
+                     f"{m['build_seconds']:.0f} | {m['plain_build_seconds']:.0f}{'*' if m.get('plain_build_uncached') else ''} | "
+                     f"{m['run_seconds']:.0f} | "
                      f"{m['seconds']:.0f} |")
     return lines + [""]
 
@@ -531,6 +539,7 @@ def page(out, lists):
     for name, title in (("compare.md", "DL against traditional (`dlfl compare`, line level, average ties)"),
                         ("compare-real-lines.md", "DL against traditional, the bugs whose whole-file truth is lines only"),
                         ("compare-by-kind.md", "DL bugs: DL-specific against generic"),
+                        ("compare-by-kind-second.md", "DL bugs by the second labelling: DL-specific against generic"),
                         ("compare-by-type.md", "DL bugs by DL bug type")):
         path = os.path.join(out, name)
         if os.path.exists(path):

@@ -1,15 +1,18 @@
 #!/usr/bin/python3
 """The real-bug study's statistics beyond the per-side figures (scripts/realbugs.sh):
 
-  realbugs_stats.py kinds LISTS                 "id,bug_kind,dl_subtype" of the DL list's bugs, a
+  realbugs_stats.py kinds LISTS [second]        "id,bug_kind,dl_subtype" of the DL list's bugs, a
                                                 labels CSV for `dlfl compare --labels --by bug_kind`
+                                                (with `second`, the second annotator's labels)
   realbugs_stats.py real-lines OUT SIDE LISTS   OUT/SIDE/eval-study.csv's rows of the bugs whose
                                                 whole-file truth is lines only (no file the fix only
                                                 adds to), on stdout
   realbugs_stats.py section OUT LISTS           the page's section: per project and clustered
                                                 (per-project means) figures of each side, the
                                                 ground-truth rule of the figures, and what the
-                                                sample sizes can detect, on stdout
+                                                sample sizes can detect, and how the two
+                                                annotators' bug kinds agree, on stdout
+  realbugs_stats.py agreement LISTS             only the last: the two labellings' agreement
   realbugs_stats.py embed RESULTS DOC           DOC (atomically) with its part between the lines
                                                 `<!-- results.md -->` and `<!-- end of results.md -->`
                                                 replaced by RESULTS (OUT/results.md), its title
@@ -48,12 +51,52 @@ def whole_file_items(entry):
     return None if items is None else [i for i in items if not LINE.fullmatch(i)]
 
 
-def kinds(lists):
+def kinds(lists, suffix=""):
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(["id", "bug_kind", "dl_subtype"])
     for e in entries(lists, "dl"):
-        if "bug_kind" in e:
-            writer.writerow([e["id"], e["bug_kind"], e.get("dl_subtype", "")])
+        if "bug_kind" + suffix in e:
+            writer.writerow([e["id"], e["bug_kind" + suffix], e.get("dl_subtype" + suffix, "")])
+
+
+def cohens_kappa(pairs):
+    """Cohen's kappa (Cohen, 1960) of two raters' labels, [(a, b), ...]: observed agreement
+    corrected by the agreement their label shares would give by chance; None when chance
+    agreement is 1 (both used one label)."""
+    n = len(pairs)
+    observed = sum(a == b for a, b in pairs) / n
+    labels = {x for pair in pairs for x in pair}
+    chance = sum((sum(a == k for a, _ in pairs) / n) * (sum(b == k for _, b in pairs) / n) for k in labels)
+    return None if chance == 1 else (observed - chance) / (1 - chance)
+
+
+def agreement(lists):
+    """The page's part on the two labellings of the DL bugs' kinds (bug_kind and
+    bug_kind_second in the DL list)."""
+    both = [e for e in entries(lists, "dl") if "bug_kind" in e and "bug_kind_second" in e]
+    if not both:
+        return []
+    pairs = [(e["bug_kind"], e["bug_kind_second"]) for e in both]
+    same = sum(a == b for a, b in pairs)
+    kappa = cohens_kappa(pairs)
+    dl_both = [e for e in both if e["bug_kind"] == e["bug_kind_second"] == "dl-specific"]
+    same_subtype = sum(e.get("dl_subtype") == e.get("dl_subtype_second") for e in dl_both)
+    counts = lambda suffix: ", ".join(f"{sum(e['bug_kind' + suffix] == k for e in both)} {k}"
+                                      for k in ("dl-specific", "generic"))
+    lines = ["## The two labellings of the DL bugs' kinds", "",
+             f"{len(both)} DL bugs labelled by both annotators (first: {counts('')}; second: {counts('_second')}). "
+             f"They agree on the kind of {same} ({same / len(both):.0%}); Cohen's kappa "
+             + (f"{kappa:.2f}" if kappa is not None else "undefined (one label only)")
+             + f". Of the {len(dl_both)} both call DL-specific, {same_subtype} have the same subtype.", ""]
+    differ = [e for e in both if e["bug_kind"] != e["bug_kind_second"]
+              or (e in dl_both and e.get("dl_subtype") != e.get("dl_subtype_second"))]
+    if differ:
+        lines += ["| bug | first | second |", "|---|---|---|"]
+        label = lambda e, suffix: e["bug_kind" + suffix] + (f" ({e['dl_subtype' + suffix]})"
+                                                            if e.get("dl_subtype" + suffix) else "")
+        lines += [f"| {e['id']} | {label(e, '')} | {label(e, '_second')} |" for e in differ]
+        lines.append("")
+    return lines
 
 
 def real_lines(out, side, lists):
@@ -145,6 +188,7 @@ def section(out, lists):
                      f"|delta| = 0.3 needs about {per_side_needed(0.3)} bugs per side. Bugs of one project are "
                      f"not independent, so the effective sample is smaller still.")
         lines.append("")
+    lines += agreement(lists)
     return "\n".join(lines) + "\n"
 
 
@@ -170,14 +214,19 @@ def embed(results, doc):
 def main(argv):
     if len(argv) == 3 and argv[1] == "kinds":
         kinds(argv[2])
+    elif len(argv) == 4 and argv[1] == "kinds" and argv[3] == "second":
+        kinds(argv[2], "_second")
     elif len(argv) == 5 and argv[1] == "real-lines":
         real_lines(argv[2], argv[3], argv[4])
+    elif len(argv) == 3 and argv[1] == "agreement":
+        sys.stdout.write("\n".join(agreement(argv[2])) + "\n")
     elif len(argv) == 4 and argv[1] == "section":
         sys.stdout.write(section(argv[2], argv[3]))
     elif len(argv) == 4 and argv[1] == "embed":
         embed(argv[2], argv[3])
     else:
-        fail("usage: kinds LISTS | real-lines OUT SIDE LISTS | section OUT LISTS | embed RESULTS DOC")
+        fail("usage: kinds LISTS [second] | real-lines OUT SIDE LISTS | section OUT LISTS | agreement LISTS | "
+             "embed RESULTS DOC")
 
 
 if __name__ == "__main__":

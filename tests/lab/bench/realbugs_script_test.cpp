@@ -501,7 +501,8 @@ TEST(RealbugsReport, TheMutationCostSaysHowManyFaultyLinesTheBudgetReached) {
   dlfl::testing::write_text(dir / "out" / "dl" / "results.jsonl",
                             R"({"subject": "p+a", "fault": "1", "kept": true, "tests": 4, "failing": 1, "seconds": 10, )"
                             R"("faulty": ["a.c:1:f", "a.c:5:f"], "mbfl": {)" + cost +
-                                R"(, "on_faulty_lines": 2, "faulty_lines_examined": 1}})" + "\n");
+                                R"(, "on_faulty_lines": 2, "faulty_lines_examined": 1, "plain_build_uncached": true}})" +
+                                "\n");
   const std::string header = "bug,technique,level,ties,elements,n_faulty,missing_faulty,found,first_rank,exam,top1,top3,"
                              "top5,top10,e_inspect,wasted_effort,ap,rr\n";
   std::string rows = header;
@@ -514,8 +515,47 @@ TEST(RealbugsReport, TheMutationCostSaysHowManyFaultyLinesTheBudgetReached) {
   const Shell page = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
                            " page " + (dir / "out").string() + " " + dir.path().string());
   ASSERT_EQ(page.status, 0) << page.out;
-  EXPECT_THAT(page.out, HasSubstr("| p+a#1 | 12 / 11 | 4 | 2 | 1 of 2 | 40 |"));
+  EXPECT_THAT(page.out, HasSubstr("| p+a#1 | 12 / 11 | 4 | 2 | 1 of 2 | 40 | 3 | 2* | 7 | 11 |"));
   EXPECT_THAT(page.out, HasSubstr("| p+b#2 (listed) | 12 / 11 | 4 | 0 | ? | 40 |"));
+}
+
+// Two annotators' bug kinds: each labelling written for `dlfl compare --by bug_kind`, their
+// agreement as Cohen's kappa with the bugs they differ on, and a subtype given to a bug
+// its own labelling calls generic refused in one line.
+TEST(RealbugsStats, TheTwoLabellingsAgreeByCohensKappa) {
+  const dlfl::testing::TempDir dir{"realbugs-kinds"};
+  const auto entry = [](const std::string& id, const std::string& first, const std::string& second) {
+    const auto kind = [](const std::string& label, const std::string& suffix) {
+      const auto space = label.find(' ');
+      const std::string k = label.substr(0, space);
+      return "\"bug_kind" + suffix + "\": \"" + k + "\"" +
+             (space == std::string::npos ? "" : ", \"dl_subtype" + suffix + "\": \"" + label.substr(space + 1) + "\"");
+    };
+    return "{\"id\": \"" + id + "\", " + kind(first, "") + ", " + kind(second, "_second") + "}\n";
+  };
+  // Agreement 3 of 4; chance agreement 0.5 * 0.25 + 0.5 * 0.75 = 0.5; kappa 0.5.
+  dlfl::testing::write_text(dir / "dl.jsonl", entry("p+a#1", "dl-specific tensor/shape", "dl-specific tensor/shape") +
+                                                  entry("p+a#2", "dl-specific device", "generic") +
+                                                  entry("p+a#3", "generic", "generic") + entry("p+a#4", "generic", "generic"));
+  const std::string stats = "/usr/bin/python3 " +
+                            (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_stats.py").string();
+  const Shell second = shell(stats + " kinds " + dir.path().string() + " second");
+  ASSERT_EQ(second.status, 0) << second.out;
+  EXPECT_EQ(second.out, "id,bug_kind,dl_subtype\np+a#1,dl-specific,tensor/shape\np+a#2,generic,\np+a#3,generic,\n"
+                        "p+a#4,generic,\n");
+  const Shell agreement = shell(stats + " agreement " + dir.path().string());
+  ASSERT_EQ(agreement.status, 0) << agreement.out;
+  EXPECT_THAT(agreement.out, HasSubstr("4 DL bugs labelled by both annotators (first: 2 dl-specific, 2 generic; second: "
+                                       "1 dl-specific, 3 generic). They agree on the kind of 3 (75%); Cohen's kappa 0.50. "
+                                       "Of the 1 both call DL-specific, 1 have the same subtype."));
+  EXPECT_THAT(agreement.out, HasSubstr("| p+a#2 | dl-specific (device) | generic |"));
+  EXPECT_THAT(agreement.out, Not(HasSubstr("| p+a#1 |")));
+  dlfl::testing::write_text(dir / "dl.jsonl", "{\"id\": \"p+a#1\", \"bug_kind_second\": \"generic\", "
+                                              "\"dl_subtype_second\": \"numerics\"}\n");
+  const Shell bad = shell(stats + " kinds " + dir.path().string() + " second");
+  EXPECT_EQ(WEXITSTATUS(bad.status), 2) << bad.out;
+  EXPECT_THAT(bad.out, HasSubstr("p+a#1: dl_subtype_second names a subtype of a bug that bug_kind_second does not call "
+                                 "dl-specific"));
 }
 
 TEST(RealbugsReport, RecordLeavesTheOtherEntriesByteForByte) {
