@@ -28,15 +28,15 @@ T field(const json& j, const char* name, const std::string& source) {
 
 void write_kill_matrix_cost(const KillMatrixCost& cost, const std::filesystem::path& path) {
   json doc = {{"format", kFormat},
-                    {"version", kVersion},
-                    {"generated", cost.generated},
-                    {"compiled", cost.compiled},
-                    {"killed", cost.killed},
-                    {"runs", cost.runs},
-                    {"reused", cost.reused},
-                    {"generate_seconds", cost.generate_seconds},
-                    {"build_seconds", cost.build_seconds},
-                    {"run_seconds", cost.run_seconds}};
+              {"version", kVersion},
+              {"generated", cost.generated},
+              {"compiled", cost.compiled},
+              {"killed", cost.killed},
+              {"runs", cost.runs},
+              {"reused", cost.reused},
+              {"generate_seconds", cost.generate_seconds},
+              {"build_seconds", cost.build_seconds},
+              {"run_seconds", cost.run_seconds}};
   if (cost.plain_build_seconds) doc["plain_build_seconds"] = *cost.plain_build_seconds;
   AtomicFile out(path);
   out.stream() << doc.dump(1) << '\n';

@@ -54,8 +54,8 @@ struct BugKillMatrixRun {
 // options), and its tests as the recipe runs them: its GoogleTest binary at the same
 // place in out/build as in `test_build`, its listed tests through its test_command there,
 // or out/build's CTest tests; run.plain_build_command the same commands with {source} =
-// out/plain/tree and {build} = out/plain/build. Throws dlfl::Error for a command that does not expand or a
-// test binary not found in `test_build`.
+// out/plain/tree and {build} = out/plain/build. Throws dlfl::Error for a command that does
+// not expand or a test binary not found in `test_build`.
 void set_recipe_schemata(const FaultContext& context, std::map<std::string, std::string> vars,
                          const std::filesystem::path& test_build, BugKillMatrixRun& run);
 
