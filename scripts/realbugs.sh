@@ -73,7 +73,8 @@
 # executable lines, and for a change with none, a pure insertion above all, the
 # executable lines next to it; Pearson et al., ICSE 2017). The whole-file convention (a
 # file the fix only adds to counts whole) is evaluated beside it as the technique
-# ochiai-whole-file, a sensitivity variant.
+# ochiai-whole-file, a sensitivity variant that leaves out a bug none of whose lines under
+# that convention is in the spectrum (realbugs_report.py).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)

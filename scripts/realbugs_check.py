@@ -30,13 +30,17 @@ def load(lists, side):
 
 def bug_values(entry):
     """{technique: values at line level}, a value of the whole-file convention (an entry
-    without truth_rule) under the technique's -whole-file name."""
+    without truth_rule) under the technique's -whole-file name; none of that convention
+    where no line of its truth is ranked (the bug has no faulty line in the spectrum by it)."""
     old = entry.get("truth_rule", "whole-file") != "adjacent-lines"
     out = {}
     for technique, levels in entry.get("evaluation", {}).items():
         name = technique + "-whole-file" if old and not technique.endswith("-whole-file") else technique
-        if levels.get("line") is not None:
-            out[name] = levels["line"]
+        line = levels.get("line")
+        if line is None or (name.endswith("-whole-file") and not line.get("found")
+                            and line.get("missing_faulty") == line.get("n_faulty")):
+            continue
+        out[name] = line
     return out
 
 

@@ -367,6 +367,16 @@ class Study:
             rows, executed = recorded_rows(e)
             self.rows += rows
             self.executed += executed
+        # A bug whose whole-file truth has no line in its ranking has, by that convention,
+        # no faulty line in the spectrum, the reason `bugset reproduce` discards a bug
+        # under the rule: the figures leave it out of the variant as the convention's
+        # study would; its positions (`ranked`) still say "none ranked".
+        self.ranked = self.rows
+        unranked = {(r["bug"], r["technique"]) for r in self.rows
+                    if r["technique"].endswith(SENSITIVITY) and r["level"] == "line" and r["ties"] == "average"
+                    and number(r["found"]) == 0 and number(r["missing_faulty"]) == number(r["n_faulty"])}
+        self.rows = [r for r in self.rows if (r["bug"], r["technique"]) not in unranked]
+        self.executed = [r for r in self.executed if (r["bug"], r["technique"]) not in unranked]
 
 
 def table(out, side, lists):
@@ -435,7 +445,7 @@ def page(out, lists):
     sides = [s for s in ("dl", "traditional") if os.path.isdir(os.path.join(out, s))]
     for side in sides:
         study = Study(out, side, os.path.join(lists, f"{side}.jsonl"))
-        records, listed, kept, rows = study.records, study.listed, study.kept, study.rows
+        records, listed, kept, rows, ranked = study.records, study.listed, study.kept, study.rows, study.ranked
         discarded = [r for r in records if not r.get("kept")]
         projects = sorted({r["subject"] for r in kept})
         lines += [f"## {'DL' if side == 'dl' else 'Traditional'} side", ""]
@@ -470,7 +480,7 @@ def page(out, lists):
         rerun = [r["subject"] + "#" + r["fault"] for r in kept if r["subject"] + "#" + r["fault"] in recorded]
         hosts = {r["subject"] + "#" + r["fault"]: host_of(r) for r in kept}
         if rerun:
-            moved = [(bug, positions_differ(recorded[bug], positions_of(rows, bug))) for bug in rerun]
+            moved = [(bug, positions_differ(recorded[bug], positions_of(ranked, bug))) for bug in rerun]
             # Spectra of kernels picked by the CPU's instruction set differ between machines.
             cpus = lambda bug: (f"; recorded on {expected[bug]['host']}, rerun on {hosts[bug]}"
                                 if expected[bug].get("host") and hosts[bug] and expected[bug]["host"] != hosts[bug] else "")
@@ -504,12 +514,12 @@ def page(out, lists):
                          f"record no values ({', '.join(study.unrecorded)}).")
         lines.append("")
         # (bug, tests cell, positions, listed): this run's positions, or those its entry records.
-        shown = [(bug, f"{r['tests']} ({r['failing']})", positions_of(rows, bug), False)
+        shown = [(bug, f"{r['tests']} ({r['failing']})", positions_of(ranked, bug), False)
                  for r in kept for bug in [r["subject"] + "#" + r["fault"]]]
         def tests_cell(e):
             return f"{e.get('tests', '?')} ({len(e.get('failing_tests', []))})"
         listed = {e["id"]: e for e in study.listed}
-        shown += [(bug, tests_cell(listed[bug]), positions_of(rows, bug), False) for bug in study.from_spectrum]
+        shown += [(bug, tests_cell(listed[bug]), positions_of(ranked, bug), False) for bug in study.from_spectrum]
         shown += [(e["id"], tests_cell(e), recorded_positions(e), True) for e in study.recorded]
         shown.sort(key=lambda b: bug_key(b[0]))
         known = FORMULAS + TECHNIQUES + [t + SENSITIVITY for t in FORMULAS + TECHNIQUES]
