@@ -26,10 +26,13 @@ using Shell = dlfl::testing::ShellRun;
 // stdout and stderr together.
 Shell shell(const std::string& command) { return dlfl::testing::capture_shell(command + " 2>&1"); }
 
-TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
-  // a#1's faulty function is ranked (EXAM 0.25 of every element, 0.5 of those run); b#2's
-  // is not, so it has no EXAM: the page's mean is a#1's, not "nan".
-  const dlfl::testing::TempDir dir{"realbugs-report"};
+const std::string report = "/usr/bin/python3 " +
+                           (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string();
+const std::string eval_header = "bug,technique,level,ties,elements,n_faulty,missing_faulty,found,first_rank,exam,"
+                                "top1,top3,top5,top10,e_inspect,wasted_effort,ap,rr\n";
+
+// A run in DIR/out that kept p+a#1 and p+b#2 (4 tests, 1 failing each), both listed.
+void write_two_kept_bugs(const fs::path& dir) {
   fs::create_directories(dir / "out" / "dl");
   dlfl::testing::write_text(dir / "dl.jsonl", "{\"id\": \"p+a#1\"}\n{\"id\": \"p+b#2\"}\n");
   dlfl::testing::write_text(dir / "out" / "dl" / "results.jsonl",
@@ -37,9 +40,17 @@ TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
                             "\n"
                             R"({"subject": "p+b", "fault": "2", "kept": true, "tests": 4, "failing": 1, "seconds": 20})"
                             "\n");
-  const std::string header = "bug,technique,level,ties,elements,n_faulty,missing_faulty,found,first_rank,exam,top1,top3,"
-                             "top5,top10,e_inspect,wasted_effort,ap,rr\n";
-  std::string all = header, ran = header;
+}
+
+// realbugs_report.py page of DIR/out, with DIR as the lists.
+Shell page_of(const fs::path& dir) { return shell(report + " page " + (dir / "out").string() + " " + dir.string()); }
+
+TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
+  // a#1's faulty function is ranked (EXAM 0.25 of every element, 0.5 of those run); b#2's
+  // is not, so it has no EXAM: the page's mean is a#1's, not "nan".
+  const dlfl::testing::TempDir dir{"realbugs-report"};
+  write_two_kept_bugs(dir.path());
+  std::string all = eval_header, ran = eval_header;
   for (const char* ties : {"best", "average", "worst"}) {
     all += std::string("p+a#1,ochiai,function,") + ties + ",8,1,0,1,2,0.25,0,1,1,1,2,1,0.5,0.5\n";
     ran += std::string("p+a#1,ochiai,function,") + ties + ",4,1,0,1,2,0.5,0,1,1,1,2,1,0.5,0.5\n";
@@ -48,8 +59,7 @@ TEST(RealbugsReport, EXAMAveragesOverTheBugsWhoseFaultIsRanked) {
   }
   dlfl::testing::write_text(dir / "out" / "dl" / "eval.csv", all);
   dlfl::testing::write_text(dir / "out" / "dl" / "eval-executed.csv", ran);
-  const Shell page = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
-                           " page " + (dir / "out").string() + " " + dir.path().string());
+  const Shell page = page_of(dir.path());
   ASSERT_EQ(page.status, 0) << page.out;
   EXPECT_THAT(page.out, HasSubstr("| p+b#2 | 4 (1) | - |"));
   EXPECT_THAT(page.out, HasSubstr("| ochiai | function | 2 | 0.00 | 0.50 | 0.50 | 0.50 | 0.2500 | 0.5000 | 0.250 | 0.250 |"));
@@ -69,17 +79,14 @@ TEST(RealbugsReport, TheMutationCostSaysHowManyFaultyLinesTheBudgetReached) {
                             R"("faulty": ["a.c:1:f", "a.c:5:f"], "mbfl": {)" + cost +
                                 R"(, "on_faulty_lines": 2, "faulty_lines_examined": 1, "plain_build_uncached": true}})" +
                                 "\n");
-  const std::string header = "bug,technique,level,ties,elements,n_faulty,missing_faulty,found,first_rank,exam,top1,top3,"
-                             "top5,top10,e_inspect,wasted_effort,ap,rr\n";
-  std::string rows = header;
+  std::string rows = eval_header;
   for (const char* ties : {"best", "average", "worst"}) {
     rows += std::string("p+a#1,ochiai,line,") + ties + ",8,2,0,1,2,0.25,0,1,1,1,2,1,0.5,0.5\n";
     rows += std::string("p+b#2,ochiai,line,") + ties + ",8,1,0,1,3,0.25,0,1,1,1,2,1,0.33,0.33\n";  // from its kept spectrum
   }
   dlfl::testing::write_text(dir / "out" / "dl" / "eval.csv", rows);
   dlfl::testing::write_text(dir / "out" / "dl" / "eval-executed.csv", rows);
-  const Shell page = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
-                           " page " + (dir / "out").string() + " " + dir.path().string());
+  const Shell page = page_of(dir.path());
   ASSERT_EQ(page.status, 0) << page.out;
   EXPECT_THAT(page.out, HasSubstr("| p+a#1 | 12 / 11 | 4 | 2 | 1 of 2 | 40 | 3 | 2* | 7 | 11 |"));
   EXPECT_THAT(page.out, HasSubstr("| p+b#2 (listed) | 12 / 11 | 4 | 0 | ? | 40 |"));
@@ -132,8 +139,7 @@ TEST(RealbugsReport, RecordLeavesTheOtherEntriesByteForByte) {
   dlfl::testing::write_text(dir / "out" / "dl" / "manifest.jsonl", "");
   const std::string list = "{\"id\": \"p+a#1\", \"note\": \"x\xE2\x80\xA8y\"}\n{\"id\": \"p+a#2\"}\n";
   dlfl::testing::write_text(dir / "dl.jsonl", list);
-  const Shell record = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
-                             " record " + (dir / "out").string() + " dl " + (dir / "dl.jsonl").string());
+  const Shell record = shell(report + " record " + (dir / "out").string() + " dl " + (dir / "dl.jsonl").string());
   ASSERT_EQ(record.status, 0) << record.out;
   EXPECT_THAT(record.out, HasSubstr("0 entries replaced and 0 added"));
   EXPECT_EQ(slurp(dir / "dl.jsonl"), list);
@@ -143,9 +149,7 @@ TEST(RealbugsReport, RecordLeavesTheOtherEntriesByteForByte) {
 // run on a fresh machine does not discard bugs for a missing Python module or compiler.
 TEST(RealbugsReport, TheCuratedPackagesCoverEveryListedProject) {
   const fs::path bugsets = fs::path(DLFL_REALBUGS_SCRIPT).parent_path().parent_path() / "bugsets";
-  const std::string packages = "/usr/bin/python3 " +
-                               (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
-                               " packages " + (bugsets / "packages.json").string();
+  const std::string packages = report + " packages " + (bugsets / "packages.json").string();
   std::string ids;
   for (const char* side : {"dl.jsonl", "traditional.jsonl"}) {
     std::istringstream in(slurp(bugsets / side));
@@ -173,15 +177,8 @@ TEST(RealbugsReport, TheWholeFileVariantLeavesOutABugWithNoFaultyLineByThatConve
   // fix deletes only lines the coverage does not record), so `ochiai-whole-file` counts
   // p+a#1 alone, as a study under that convention would have discarded p+b#2.
   const dlfl::testing::TempDir dir{"realbugs-whole-file"};
-  fs::create_directories(dir / "out" / "dl");
-  dlfl::testing::write_text(dir / "dl.jsonl", "{\"id\": \"p+a#1\"}\n{\"id\": \"p+b#2\"}\n");
-  dlfl::testing::write_text(dir / "out" / "dl" / "results.jsonl",
-                            R"({"subject": "p+a", "fault": "1", "kept": true, "tests": 4, "failing": 1, "seconds": 10})"
-                            "\n"
-                            R"({"subject": "p+b", "fault": "2", "kept": true, "tests": 4, "failing": 1, "seconds": 20})"
-                            "\n");
-  std::string rows = "bug,technique,level,ties,elements,n_faulty,missing_faulty,found,first_rank,exam,top1,top3,"
-                     "top5,top10,e_inspect,wasted_effort,ap,rr\n";
+  write_two_kept_bugs(dir.path());
+  std::string rows = eval_header;
   for (const char* ties : {"best", "average", "worst"})
     for (const char* level : {"line", "function"}) {
       const std::string at = std::string(level) + "," + ties + ",";
@@ -192,9 +189,7 @@ TEST(RealbugsReport, TheWholeFileVariantLeavesOutABugWithNoFaultyLineByThatConve
     }
   dlfl::testing::write_text(dir / "out" / "dl" / "eval.csv", rows);
   dlfl::testing::write_text(dir / "out" / "dl" / "eval-executed.csv", rows);
-  const std::string report = "/usr/bin/python3 " +
-                             (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string();
-  const Shell page = shell(report + " page " + (dir / "out").string() + " " + dir.path().string());
+  const Shell page = page_of(dir.path());
   ASSERT_EQ(page.status, 0) << page.out;
   EXPECT_THAT(page.out, HasSubstr("| ochiai | line | 2 |"));
   EXPECT_THAT(page.out, HasSubstr("| ochiai-whole-file | line | 1 | 1.00 |"));
