@@ -149,6 +149,7 @@ if [[ ! -x $dlfl ]]; then
 fi
 py=/usr/bin/python3
 report="$here/scripts/realbugs_report.py"
+recorder="$here/scripts/realbugs_record.py"
 stats="$here/scripts/realbugs_stats.py"
 kept_bytes=${DLFL_KEPT_SPECTRUM_BYTES:-2097152}
 [[ $kept_bytes =~ ^[0-9]+$ ]] || die "DLFL_KEPT_SPECTRUM_BYTES: a number of bytes, not '$kept_bytes'"
@@ -440,7 +441,7 @@ mv "$out/results.md.tmp" "$out/results.md"
 if ((record)); then
   for side in "${sides[@]}"; do
     [[ -f $out/$side/manifest.jsonl ]] || continue
-    "$py" "$report" record "$out" "$side" "$lists/$side.jsonl"
+    "$py" "$recorder" record "$out" "$side" "$lists/$side.jsonl"
     # Each kept bug's compressed spectrum, where it is small enough for the repository.
     while read -r bug; do
       packed="$out/$side/spectra/$bug.dlfl.xz"
@@ -457,7 +458,7 @@ if ((record)); then
       else
         echo "realbugs.sh: $bug: its compressed spectrum ($size bytes) is over $kept_bytes bytes, not copied into $lists/spectra" >&2
       fi
-    done < <("$py" "$report" list "$out" "$side" | "$py" -c 'import json, sys
+    done < <("$py" "$recorder" list "$out" "$side" | "$py" -c 'import json, sys
 for line in sys.stdin: print(json.loads(line)["id"])')
   done
 fi

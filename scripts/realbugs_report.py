@@ -5,11 +5,6 @@
   realbugs_report.py recipes LIST              "ID<tab>FILE" of the bugs with a recipe of their own
   realbugs_report.py select LIST SOURCE OUT    SOURCE's entries for LIST's ids (a manifest)
   realbugs_report.py page OUT LISTS            OUT/results.md's text, on stdout
-  realbugs_report.py list OUT SIDE             the curated list of OUT's kept bugs of SIDE, with the
-                                               positions their run ranked them at and its values, on stdout
-  realbugs_report.py record OUT SIDE LIST      LIST with the entries of OUT's kept bugs of SIDE
-                                               replaced (or added) by what this run found; the
-                                               others as they are
   realbugs_report.py table OUT SIDE LISTS      the evaluation table the study's figures add up:
                                                OUT's rows of SIDE, and the average-ties rows a list
                                                records of its bugs OUT did not run, on stdout
@@ -19,7 +14,8 @@
 A list (bugsets/*.jsonl) has the manifest's shape, one bug a line, without the bug
 reports' text, plus what the study found: failing_tests, faulty, recipe, tests, positions,
 evaluation; and recipe_file where a bug runs under a recipe of its own (a file name in the lists'
-recipes/ folder) rather than its project's.
+recipes/ folder) rather than its project's. realbugs_record.py writes a run's kept bugs
+into a list.
 """
 import csv
 import json
@@ -64,7 +60,7 @@ def technique_name(technique, rule):
 
 
 def fail(message):
-    print(f"realbugs_report.py: error: {message}", file=sys.stderr)
+    print(f"{os.path.basename(sys.argv[0])}: error: {message}", file=sys.stderr)
     sys.exit(2)
 
 
@@ -561,71 +557,6 @@ def page(out, lists):
     return "\n".join(lines) + "\n"
 
 
-# What a list keeps of a manifest entry: enough to find, check out and judge the bug;
-# never a report's text (Denchmark carries no license) nor BugsC++'s patches (its
-# checkout has them).
-LIST_KEYS = ("id", "project", "number", "category", "languages", "fix_commit", "recipe_file")
-# "methods" (the changed functions, from the code; Denchmark's manifests have them) name
-# the faulty lines' functions: a rerun from the list must find the same ones.
-FILE_KEYS = ("old_name", "new_name", "change_type", "deleted_lines", "added_lines", "methods")
-
-
-def curated_list(out, side):
-    manifest = {row["id"]: row for row in read_jsonl(os.path.join(out, side, "manifest.jsonl"))}
-    records = latest_records(os.path.join(out, side, "results.jsonl"))
-    rows = read_csv(os.path.join(out, side, "eval.csv"))
-    executed = read_csv(os.path.join(out, side, "eval-executed.csv"))
-    lines = []
-    for r in records:
-        bug = r["subject"] + "#" + r["fault"]
-        if not r.get("kept") or bug not in manifest:
-            continue
-        entry = {k: manifest[bug][k] for k in LIST_KEYS if k in manifest[bug]}
-        entry["files"] = [{k: f[k] for k in FILE_KEYS if k in f} for f in manifest[bug].get("files", [])]
-        entry["failing_tests"] = r.get("failing_tests", [])
-        entry["faulty"] = r.get("faulty", [])
-        entry["truth_rule"] = RULE
-        whole = os.path.join(out, side, "spectra", bug + ".whole-file.truth")
-        if os.path.exists(whole):
-            with open(whole, encoding="utf-8") as f:
-                entry["faulty_whole_file"] = [l.strip() for l in f if l.strip()]
-        entry["recipe"] = r.get("recipe", "")
-        entry["tests"] = r.get("tests", 0)
-        if r.get("mbfl"):
-            entry["mbfl"] = r["mbfl"]
-        if host := host_of(r):
-            entry["host"] = host
-        entry["positions"] = positions_of(rows, bug)
-        entry["evaluation"] = evaluation_of(rows, executed, bug)
-        lines.append((bug, json.dumps(entry, sort_keys=True)))
-    return "".join(line + "\n" for _, line in sorted(lines))
-
-
-def record(out, side, list_path):
-    """Rewrites LIST (atomically) with the entries of OUT's kept bugs of SIDE replaced or
-    added; the other entries stay as they are, byte for byte, in the list's id order."""
-    fresh = {json.loads(line)["id"]: line for line in curated_list(out, side).splitlines()}
-    entries, replaced = [], 0
-    if os.path.exists(list_path):
-        with open(list_path, encoding="utf-8") as f:
-            text = f.read()
-        # Lines as read_jsonl reads them: split at "\n" only (str.splitlines also splits
-        # at the separators JSON strings may hold raw).
-        for entry, line in zip(read_jsonl(list_path), [l for l in text.split("\n") if l.strip()]):
-            bug = checked_entry(list_path, entry)["id"]
-            replaced += bug in fresh
-            if bug in fresh and any(k in entry for k in CURATED_KEYS):
-                kept = json.loads(fresh[bug])
-                kept.update({k: entry[k] for k in CURATED_KEYS if k in entry})
-                fresh[bug] = json.dumps(kept, sort_keys=True)
-            entries.append((bug, fresh.pop(bug, line)))
-    added = len(fresh)
-    entries = sorted(entries + list(fresh.items()))
-    write_atomically(list_path, "".join(line + "\n" for _, line in entries))
-    print(f"realbugs_report.py: {list_path}: {replaced} entries replaced and {added} added from {out}/{side}",
-          file=sys.stderr)
-
-
 def main(argv):
     if len(argv) == 3 and argv[1] == "ids":
         ids(argv[2])
@@ -635,17 +566,13 @@ def main(argv):
         select(argv[2], argv[3], argv[4])
     elif len(argv) == 4 and argv[1] == "page":
         sys.stdout.write(page(argv[2], argv[3]))
-    elif len(argv) == 4 and argv[1] == "list":
-        sys.stdout.write(curated_list(argv[2], argv[3]))
-    elif len(argv) == 5 and argv[1] == "record":
-        record(argv[2], argv[3], argv[4])
     elif len(argv) == 5 and argv[1] == "table":
         table(argv[2], argv[3], argv[4])
     elif len(argv) >= 3 and argv[1] == "packages":
         packages(argv[2], argv[3:])
     else:
-        fail("usage: ids LIST | recipes LIST | select LIST SOURCE OUT | page OUT LISTS | list OUT SIDE"
-             " | record OUT SIDE LIST | table OUT SIDE LISTS | packages FILE ID...")
+        fail("usage: ids LIST | recipes LIST | select LIST SOURCE OUT | page OUT LISTS | table OUT SIDE LISTS"
+             " | packages FILE ID...")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ The figures read OUT/SIDE/eval-study.csv (what the page's figures add up) at lin
 average ties. A bug's project is its id before '#'.
 """
 import csv
-import json
 import math
 import os
 import re
@@ -30,7 +29,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from realbugs_report import (RULE, SENSITIVITY, WHOLE_FILE, checked_entry, fail, read_csv,  # noqa: E402
+from realbugs_report import (SENSITIVITY, WHOLE_FILE, checked_entry, fail, read_csv,  # noqa: E402
                              read_jsonl, rule_of, write_atomically)
 
 SIDES = (("dl", "DL"), ("traditional", "traditional"))

@@ -1,6 +1,6 @@
-// scripts/realbugs_report.py and realbugs_stats.py alone, on small hand-made runs and
-// lists: what the page adds up, the mutation cost it states, what --record keeps, the
-// two labellings' agreement, and the packages the curated lists need.
+// scripts/realbugs_report.py, realbugs_record.py and realbugs_stats.py alone, on small
+// hand-made runs and lists: what the page adds up, the mutation cost it states, what
+// --record keeps, the two labellings' agreement, and the packages the curated lists need.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -28,6 +28,8 @@ Shell shell(const std::string& command) { return dlfl::testing::capture_shell(co
 
 const std::string report = "/usr/bin/python3 " +
                            (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string();
+const std::string recorder = "/usr/bin/python3 " +
+                             (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_record.py").string();
 const std::string eval_header = "bug,technique,level,ties,elements,n_faulty,missing_faulty,found,first_rank,exam,"
                                 "top1,top3,top5,top10,e_inspect,wasted_effort,ap,rr\n";
 
@@ -131,7 +133,7 @@ TEST(RealbugsStats, TheTwoLabellingsAgreeByCohensKappa) {
                                  "dl-specific"));
 }
 
-TEST(RealbugsReport, RecordLeavesTheOtherEntriesByteForByte) {
+TEST(RealbugsRecord, RecordLeavesTheOtherEntriesByteForByte) {
   // A JSON string may hold a raw U+2028 (a line separator to Python's splitlines): the
   // entry it is in, and the ones after it, stay as they are.
   const dlfl::testing::TempDir dir{"realbugs-record"};
@@ -139,7 +141,7 @@ TEST(RealbugsReport, RecordLeavesTheOtherEntriesByteForByte) {
   dlfl::testing::write_text(dir / "out" / "dl" / "manifest.jsonl", "");
   const std::string list = "{\"id\": \"p+a#1\", \"note\": \"x\xE2\x80\xA8y\"}\n{\"id\": \"p+a#2\"}\n";
   dlfl::testing::write_text(dir / "dl.jsonl", list);
-  const Shell record = shell(report + " record " + (dir / "out").string() + " dl " + (dir / "dl.jsonl").string());
+  const Shell record = shell(recorder + " record " + (dir / "out").string() + " dl " + (dir / "dl.jsonl").string());
   ASSERT_EQ(record.status, 0) << record.out;
   EXPECT_THAT(record.out, HasSubstr("0 entries replaced and 0 added"));
   EXPECT_EQ(slurp(dir / "dl.jsonl"), list);

@@ -107,7 +107,7 @@ TEST_F(RealbugsScript, AListWrittenFromARunIsReproducedWithTheSameTestsFaultyLin
   // faulty lines carry those names, so a list written from the run must keep them.
   const fs::path out = dir_ / "out";
   ASSERT_EQ(realbugs("-o " + out.string() + " --side dl").status, 0);
-  const Shell listed = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+  const Shell listed = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_record.py").string() +
                              " list " + out.string() + " dl");
   ASSERT_EQ(listed.status, 0) << listed.out;
   ASSERT_THAT(listed.out, HasSubstr("\"fixture+calc#1\""));
@@ -287,7 +287,7 @@ TEST_F(RealbugsScript, ABugRunsUnderTheRecipeItsEntryNamesAndAListKeepsThatName)
   for (const auto& entry : fs::directory_iterator(out / "dl" / "recipes"))
     if (entry.path().filename().string().starts_with("fixture+calc#1-")) own = slurp(entry.path());
   EXPECT_THAT(own, HasSubstr("\"test\": 90"));
-  const Shell listed = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_report.py").string() +
+  const Shell listed = shell("/usr/bin/python3 " + (fs::path(DLFL_REALBUGS_SCRIPT).parent_path() / "realbugs_record.py").string() +
                              " list " + out.string() + " dl");
   ASSERT_EQ(listed.status, 0) << listed.out;
   EXPECT_THAT(listed.out, HasSubstr("\"recipe_file\": \"calc-one.json\""));
