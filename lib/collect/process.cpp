@@ -233,12 +233,15 @@ ProcessResult run_process(const ProcessSpec& spec, const std::atomic<bool>* canc
     ended = has_ended(pid);
     if (ended) break;
 
+    // SIGTERM first, for a cancellation as for a time limit: a build tool (ninja, make)
+    // runs each job in a process group of its own, which only it can stop, and does on
+    // SIGTERM; SIGKILL would leave those jobs running, orphaned.
     const auto t = Clock::now();
-    if (cancel && !cancelled && cancel->load(std::memory_order_relaxed)) {
+    if (cancel && !cancelled && !timed_out && cancel->load(std::memory_order_relaxed)) {
       cancelled = true;
-      ::kill(-pid, SIGKILL);
-    }
-    if (limited && !timed_out && !cancelled && t >= deadline) {
+      ::kill(-pid, SIGTERM);
+      kill_at = t + spec.kill_grace;
+    } else if (limited && !timed_out && !cancelled && t >= deadline) {
       timed_out = true;
       ::kill(-pid, SIGTERM);
       kill_at = t + spec.kill_grace;

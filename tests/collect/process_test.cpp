@@ -5,7 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <thread>
 
 #include "collect_test_support.h"
@@ -161,6 +163,34 @@ TEST(Process, CancellationKillsPromptly) {
   trigger.join();
   EXPECT_EQ(r.end, ProcessEnd::cancelled);
   EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+}
+
+TEST(Process, CancellationLetsTheChildStopJobsInGroupsOfTheirOwn) {
+  // As ninja does: each job in a session (so a process group) of its own, stopped by the
+  // parent on SIGTERM. A SIGKILL to the parent's group would leave the job running.
+  testing::TempDir dir;
+  const auto pid_file = dir / "job";
+  const auto script = "setsid sleep 30 & job=$!; trap 'kill $job; exit 143' TERM; echo $job > " +
+                      pid_file.string() + ".tmp; mv " + pid_file.string() + ".tmp " + pid_file.string() + "; wait";
+  std::atomic<bool> cancel{false};
+  pid_t job = 0;
+  bool job_ran_apart = false;
+  std::thread trigger([&] {
+    for (int i = 0; i < 500 && !std::filesystem::exists(pid_file); ++i) std::this_thread::sleep_for(10ms);
+    if (std::filesystem::exists(pid_file)) {
+      job = std::stoi(testing::slurp(pid_file));
+      // The job must really be apart (setsid did not fork), else this proves nothing.
+      job_ran_apart = ::kill(job, 0) == 0 && ::getpgid(job) == job;
+    }
+    cancel = true;
+  });
+  const auto r = run_process(shell(script), &cancel);
+  trigger.join();
+  EXPECT_EQ(r.end, ProcessEnd::cancelled);
+  ASSERT_TRUE(job_ran_apart);
+  const bool gone = process_gone(job);
+  EXPECT_TRUE(gone);
+  if (!gone) ::kill(job, SIGKILL);
 }
 
 TEST(Process, MissingProgramOrDirectoryIsAnError) {

@@ -17,7 +17,8 @@ struct ProcessSpec {
   std::vector<std::string> env_set;      // "NAME=VALUE", added or replacing the caller's
   std::vector<std::string> env_unset;    // names removed from the caller's environment
   std::chrono::milliseconds timeout{0};  // 0: no limit
-  // After the limit the whole process group gets SIGTERM, then SIGKILL after this grace.
+  // After the limit, or on cancellation, the whole process group gets SIGTERM, then
+  // SIGKILL after this grace.
   std::chrono::milliseconds kill_grace{2000};
   // stderr goes into the stdout capture (test output) or is captured on its own (tools).
   bool merge_stderr = true;
