@@ -272,6 +272,19 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
     return discard("build failed", summary);
   };
 
+  // The recipe's "prepare", in the checkout after each checkout (subject.h).
+  const auto prepare = [&](const std::string& version) -> std::optional<FaultRecord> {
+    if (recipe.prepare.empty()) return std::nullopt;
+    const StepProgress progress{r.key() + ": " + version + "-prepare", log};
+    const CommandOutcome outcome = run_tree_command(c, tree, recipe.prepare, c.test_jobs, c.interrupt, &progress);
+    if (interrupted()) throw Error("interrupted");
+    keep_log(plan.log_dir, version + "-prepare.log", outcome.output);
+    if (outcome.ok) return std::nullopt;
+    r.tail = output_tail(outcome.output);
+    return discard(outcome.timed_out ? "timeout" : "build failed",
+                   "preparing the " + version + " version (the recipe's \"prepare\"): " + failure_summary(outcome));
+  };
+
   // The runtime backend builds and runs an instrumented copy of the checkout (`dlfl
   // instrument` over a plain build's compilation database): one run of the test binary
   // per version instead of one gcov run per test.
@@ -328,6 +341,7 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
   };
   const auto build = [&](const std::string& version, bool configure) -> std::optional<FaultRecord> {
     if (auto d = update_submodules(version)) return d;
+    if (auto d = prepare(version)) return d;
     // A bug's first configure starts from a fresh CMake cache: the tree's cache holds the
     // options of the version built before (another bug's), and a project that renamed an
     // option takes the old entry for the user's choice (oneDNN reads a cached
@@ -435,6 +449,7 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
   if (!c.kill_matrix.command.empty()) {
     if (const auto [reason, detail] = check_out_buggy(); !reason.empty()) return discard(reason, detail);
     if (auto d = update_submodules("buggy")) return *d;
+    if (auto d = prepare("buggy")) return *d;
     BugKillMatrixRun run;
     run.source = tree.source;
     run.compile_database = runtime ? plain.build : tree.build;

@@ -88,6 +88,7 @@ nlohmann::json recipe_json(const Subject& recipe) {
     j["test_command"] = recipe.test_command;
   }
   if (recipe.submodules) j["submodules"] = *recipe.submodules;
+  if (!recipe.prepare.empty()) j["prepare"] = recipe.prepare;
   return j;
 }
 

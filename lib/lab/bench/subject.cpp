@@ -168,7 +168,7 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
   r.only(doc,
          {"name", "kind", "root", "configure", "build", "test_binary", "test_filter", "test_list", "test_command",
           "mutate", "instrument_exclude", "backend", "timeouts", "description", "url_map", "url_pin", "submodules",
-          "cxx_standard", "cflags", "cmake_args"},
+          "prepare", "cxx_standard", "cflags", "cmake_args"},
          "");
 
   Subject s = recipe ? generic_recipe() : Subject{};
@@ -239,6 +239,10 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
         r.fail("submodules: '" + path + "' " + (problem.empty() ? "must not start with '-'" : problem) +
                " (it names a submodule's path in the repository)");
   }
+  if (doc.contains("prepare")) {
+    if (!recipe) r.fail("prepare is known to reproduction recipes only (it runs after each checkout of a bug)");
+    s.prepare = r.string(doc, "prepare", false);
+  }
   if (const auto it = doc.find("cxx_standard"); it != doc.end()) {
     static const std::set<int> standards{98, 11, 14, 17, 20, 23};
     if (!it->is_number_integer() || !standards.contains(it->get<int>()))
@@ -255,7 +259,7 @@ Subject parse(std::string_view text, const std::filesystem::path& file, bool rec
                          "are words of letters, digits and _=+,.:/@%- (quote-needing flags go in cmake_args)",
                          printable(std::string(1, c))));
   s.test_filter = r.string(doc, "test_filter", false);
-  for (const auto* command : {&s.configure, &s.build, &s.test_list}) {
+  for (const auto* command : {&s.configure, &s.build, &s.test_list, &s.prepare}) {
     try {
       expand_command(*command, command == &s.test_list ? test_placeholders(recipe) : known_placeholders());
     } catch (const Error& e) {

@@ -145,6 +145,30 @@ TEST_F(BugsetReproduceMbfl, ABugWithoutAKillMatrixKeepsItsSpectrumResults) {
   EXPECT_FALSE(fs::exists(out("nodb") / "spectra" / "fixture+calc#1.kill-matrix.dlfl"));
 }
 
+// A recipe's "prepare" edits each checkout, the one the mutation analysis parses too: here
+// it writes the header every unit is compiled with (-include), which the checkout's clean
+// removes. The same edit made by the configure command reaches the builds but not the
+// analysis's parse.
+TEST_F(BugsetReproduceMbfl, ARecipesPrepareEditsTheCheckoutTheMutationAnalysisParses) {
+  const std::string edit = "printf '#define CALC_PREPARED 1\\n' > {source}/src/prepared.h && echo prepared";
+  const std::string cmake =
+      "cmake -S {source} -B {build} -G Ninja -DCMAKE_CXX_FLAGS='-O0 {cflags} -include {source}/src/prepared.h' "
+      "-DCMAKE_EXE_LINKER_FLAGS='{ldflags}' -DCMAKE_EXPORT_COMPILE_COMMANDS=ON";
+  const FaultRecord prepared = reproduce("prepare", R"({"prepare": ")" + edit + R"(", "configure": ")" + cmake + R"("})");
+  expect_measured(prepared, "prepare");
+  for (const char* version : {"buggy", "fixed"})
+    EXPECT_THAT(dlfl::testing::slurp(out("prepare") / "logs" / "fixture+calc#1" / (std::string(version) + "-prepare.log")),
+                HasSubstr("prepared"))
+        << version;
+  EXPECT_THAT(dlfl::testing::slurp(out("prepare") / "recipes" / ("fixture+calc-" + prepared.recipe + ".json")),
+              HasSubstr("\"prepare\""));
+
+  const FaultRecord configured = reproduce("in-configure", R"({"configure": ")" + edit + " && " + cmake + R"("})");
+  ASSERT_TRUE(configured.kept) << configured.reason << ": " << configured.detail;
+  ASSERT_TRUE(configured.mbfl.has_value());
+  EXPECT_THAT(configured.mbfl->failure, HasSubstr("clang reported errors"));
+}
+
 // The budget is part of the output directory's configuration: results with another
 // budget are never mixed into it.
 TEST_F(BugsetReproduceMbfl, AnotherBudgetIsAnotherConfiguration) {

@@ -295,6 +295,15 @@ TEST(Recipe, SubmodulesNameThePathsToFetchOrNone) {
   EXPECT_THAT(recipe_error(R"({"submodules": ["--force"]})"), HasSubstr("must not start with '-'"));
 }
 
+TEST(Recipe, PrepareIsACommandOfRecipesOnly) {
+  EXPECT_EQ(parse_recipe("{}", kFile).prepare, "");
+  EXPECT_EQ(parse_recipe(R"({"prepare": "sed -i s/a/b/ {source}/x.h"})", kFile).prepare, "sed -i s/a/b/ {source}/x.h");
+  EXPECT_THAT(recipe_error(R"({"prepare": ["sed"]})"), HasSubstr("field \"prepare\" must be a string"));
+  EXPECT_THAT(recipe_error(R"({"prepare": "touch {nowhere}"})"), HasSubstr("nowhere"));
+  EXPECT_THAT(error_of(R"({"name": "s", "configure": "c", "build": "b", "test_binary": "t", "prepare": "true"})"),
+              HasSubstr("prepare is known to reproduction recipes only"));
+}
+
 // A recipe in a repository cannot know where the user's clones are: "{repos}/FOLDER" in
 // url_map is a folder of `bugset reproduce --repos`, resolved there, kept as written here.
 TEST(Recipe, UrlMapMayNameAFolderOfTheClonesDirectory) {

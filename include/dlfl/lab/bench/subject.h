@@ -85,6 +85,12 @@ struct Subject {
   // project whose optional parts are submodules it does not need to build and test
   // (ncnn's glslang, for Vulkan only); unset = every submodule, empty = none.
   std::optional<std::vector<std::string>> submodules;
+  // prepare (recipes): a command that adapts a checked-out version to this machine's
+  // toolchain (an older project's source edited as its later versions did), run in the
+  // checkout after every checkout and its submodules, before configure; so the buggy
+  // version that the mutation analysis parses and copies has the edits too, which a
+  // "build" command's own edits would not give it. Empty: none.
+  std::string prepare;
   std::vector<std::string> cmake_args;
   std::string extra_cflags;
 };
