@@ -45,6 +45,16 @@ void collect_variables(const Stmt* s, std::set<std::string>& names) {
   for (const Stmt* child : s->children()) collect_variables(child, names);
 }
 
+// Every local variable of a body with the statement that bounds its scope.
+void collect_locals(const Stmt* s, const Stmt* scope, std::vector<detail::ScopedVariable>& out) {
+  if (!s) return;
+  if (const auto* d = dyn_cast<DeclStmt>(s))
+    for (const Decl* decl : d->decls())
+      if (const auto* v = dyn_cast<VarDecl>(decl)) out.push_back({v, scope});
+  const Stmt* inner = isa<CompoundStmt, ForStmt, CXXForRangeStmt, IfStmt, WhileStmt, SwitchStmt>(s) ? s : scope;
+  for (const Stmt* child : s->children()) collect_locals(child, inner, out);
+}
+
 class Walker : public RecursiveASTVisitor<Walker> {
  public:
   explicit Walker(Sites& sites) : sites_(sites) {}
@@ -72,6 +82,7 @@ class Walker : public RecursiveASTVisitor<Walker> {
     context.broadcast = detail::is_broadcast_function_name(context.name);
     for (const ParmVarDecl* p : fd->parameters()) context.variables.insert(p->getNameAsString());
     collect_variables(fd->getBody(), context.variables);
+    collect_locals(fd->getBody(), fd->getBody(), context.locals);
     const FunctionContext* outer = current_;
     current_ = &context;
     sites_.set_function(current_);

@@ -73,6 +73,9 @@ constexpr std::array<OperatorInfo, kOperatorCount> kCatalog = {{
      "drop a unary operator on a number: `-e` -> `e`, `~e` -> `e`, `!e` -> `e` (in a condition the "
      "edit is negate_condition's)"},
     {increment_replace, "increment_replace", traditional, "`++` <-> `--`, prefix and postfix, on numbers"},
+    {argument_replace, "argument_replace", traditional,
+     "a variable passed to a call -> another variable of its type in scope there (a parameter, or a "
+     "local declared before the call)"},
 }};
 
 constexpr bool catalog_in_enum_order() {

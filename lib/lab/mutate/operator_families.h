@@ -21,7 +21,7 @@ void tensor_declaration_operators(const clang::VarDecl& d, Sites& sites);
 // swap_in_out, swap_height_width.
 void paired_name_operators(const clang::Stmt& s, Sites& sites);
 // loop_bound, negate_condition, relational/logical/arithmetic/constant replacement,
-// delete_statement, swap_arguments, unary_delete, increment_replace.
+// delete_statement, swap_arguments, unary_delete, increment_replace, argument_replace.
 void traditional_operators(const clang::Stmt& s, Sites& sites);
 
 }  // namespace dlfl::mutate::detail

@@ -38,6 +38,13 @@ struct RawMutant {
 // Whether a file (by real path) may be mutated.
 using FileFilter = std::function<bool(const std::string& real_path)>;
 
+// A local variable of a function body and the statement its scope ends with: the block
+// that declares it, or the for/if/while/switch whose header does.
+struct ScopedVariable {
+  const clang::VarDecl* var = nullptr;
+  const clang::Stmt* scope = nullptr;
+};
+
 // The function whose body is being walked.
 struct FunctionContext {
   const clang::FunctionDecl* decl = nullptr;
@@ -47,6 +54,7 @@ struct FunctionContext {
   bool gradient = false;            // name looks like a backward/gradient function
   bool broadcast = false;           // name looks like broadcasting logic
   std::set<std::string> variables;  // parameter and local variable names
+  std::vector<ScopedVariable> locals;  // in declaration order (lambdas' locals included)
 };
 
 class Sites {

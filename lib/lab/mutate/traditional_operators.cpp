@@ -230,6 +230,40 @@ void swap_arguments_op(const Stmt& s, Sites& sites) {
   }
 }
 
+// Whether `a` comes before `b` in the translation unit, both where they are written in
+// the file (a macro's use, for a location inside one).
+bool before(const SourceManager& sm, SourceLocation a, SourceLocation b) {
+  return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(a), sm.getExpansionLoc(b));
+}
+
+// A variable passed to a call (a parameter or local of a scalar type) -> each other
+// parameter, and each local whose scope holds the call and whose declaration ends before
+// it, of the same type: the wrong variable passed, a fault no operator edit makes.
+void argument_replace_op(const Stmt& s, Sites& sites) {
+  const auto* call = dyn_cast<CallExpr>(&s);
+  if (!call || isa<CXXOperatorCallExpr>(call) || call->isTypeDependent()) return;
+  const FunctionContext& f = sites.function();
+  if (!f.decl || f.decl->isDependentContext()) return;
+  const SourceManager& sm = sites.sources();
+  for (const Expr* arg : call->arguments()) {
+    const auto* ref = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts());
+    const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || !var->isLocalVarDeclOrParm()) continue;
+    const QualType type = plain(var->getType());
+    if (!type->isScalarType()) continue;
+    const SourceLocation at = ref->getBeginLoc();
+    const auto replace_by = [&](const VarDecl* other) {
+      if (other == var || other->getName().empty() || plain(other->getType()) != type) return;
+      sites.replace(argument_replace, ref->getSourceRange(), other->getNameAsString());
+    };
+    for (const ParmVarDecl* p : f.decl->parameters()) replace_by(p);
+    for (const ScopedVariable& local : f.locals)
+      if (before(sm, local.var->getEndLoc(), at) && before(sm, local.scope->getBeginLoc(), at) &&
+          before(sm, at, local.scope->getEndLoc()))
+        replace_by(local.var);
+  }
+}
+
 // `-e`, `~e`, `!e` -> `e` on numbers (bool included), so `e` stands where `-e` stood. In a
 // condition `!c` -> `c` is negate_condition's edit too; the catalog's order keeps that one.
 void unary_delete_op(const Stmt& s, Sites& sites) {
@@ -266,6 +300,7 @@ void traditional_operators(const Stmt& s, Sites& sites) {
   swap_arguments_op(s, sites);
   if (sites.on(unary_delete)) unary_delete_op(s, sites);
   if (sites.on(increment_replace)) increment_replace_op(s, sites);
+  if (sites.on(argument_replace)) argument_replace_op(s, sites);
 }
 
 }  // namespace dlfl::mutate::detail

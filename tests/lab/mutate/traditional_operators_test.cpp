@@ -136,6 +136,25 @@ TEST(TraditionalOperators, SwappedArgumentsOfTheSameType) {
                  {{5, "x, y", "y, x"}, {7, "z, 1.0", "1.0, z"}});
 }
 
+TEST(TraditionalOperators, ArgumentReplacedByAnotherVariableOfItsTypeInScope) {
+  expect_mutants(Operator::argument_replace, "argvar.cpp",
+                 "int chain(const int* ctx, int index);\n"
+                 "int g(const int* ctx, int mark, double w) {\n"
+                 "  int opener = mark - 1;\n"
+                 "  { int hidden = 2; (void)hidden; }\n"  // its scope has ended by the calls
+                 "  int r = chain(ctx, mark);\n"           // not r itself: its declaration holds the call
+                 "  for (int i = 0; i < 2; ++i) r += chain(ctx, i);\n"
+                 "  int late = chain(ctx, 3) + chain(ctx, r);\n"  // a literal is constant_replace's
+                 "  return late + static_cast<int>(w);\n"
+                 "}\n",
+                 {{5, "mark", "opener"},
+                  {6, "i", "mark"},
+                  {6, "i", "opener"},
+                  {6, "i", "r"},
+                  {7, "r", "mark"},
+                  {7, "r", "opener"}});
+}
+
 TEST(TraditionalOperators, UnaryDeleteDropsMinusComplementAndNotOnNumbers) {
   expect_mutants(Operator::unary_delete, "unary.cpp",
                  "struct V { V operator-() const; };\n"

@@ -50,8 +50,9 @@ enum class Operator : unsigned char {
   swap_arguments,
   unary_delete,
   increment_replace,
+  argument_replace,
 };
-inline constexpr std::size_t kOperatorCount = static_cast<std::size_t>(Operator::increment_replace) + 1;
+inline constexpr std::size_t kOperatorCount = static_cast<std::size_t>(Operator::argument_replace) + 1;
 
 struct OperatorInfo {
   Operator id;
