@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "dlfl/lab/bench/bug_kill_matrix.h"
 #include "dlfl/lab/bench/bugscpp_reproduction.h"
@@ -253,18 +254,19 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
     return discard("configure-time download", "the submodules of the " + version + " version: " + g.what +
                                                    "; it needs " + urls + " (map each to a local clone with the recipe's \"url_map\")");
   };
-  // One configure or build command; its output is kept, a failure discards the bug.
+  // One prepare, configure or build command (`doing`: "preparing", "configuring",
+  // "building"); its output is kept, a failure discards the bug.
   const auto step = [&](const FaultContext& context, const WorkTree& where, const std::string& command,
                         const std::string& version, const std::string& log_name,
-                        bool configuring) -> std::optional<FaultRecord> {
+                        std::string_view doing) -> std::optional<FaultRecord> {
+    const bool configuring = doing == "configuring";
     const StepProgress progress{r.key() + ": " + version + "-" + log_name, log};
     const CommandOutcome outcome = run_tree_command(context, where, command, c.test_jobs, c.interrupt, &progress);
     if (interrupted()) throw Error("interrupted");
     keep_log(plan.log_dir, version + "-" + log_name + ".log", outcome.output);
     if (outcome.ok) return std::nullopt;
     r.tail = output_tail(outcome.output);
-    const std::string summary =
-        std::string(configuring ? "configuring" : "building") + " the " + version + " version: " + failure_summary(outcome);
+    const std::string summary = std::string(doing) + " the " + version + " version: " + failure_summary(outcome);
     if (outcome.timed_out) return discard("timeout", summary);
     if (const std::string urls = download_urls(outcome.output, tree.source); configuring && !urls.empty())
       return discard("configure-time download",
@@ -275,14 +277,7 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
   // The recipe's "prepare", in the checkout after each checkout (subject.h).
   const auto prepare = [&](const std::string& version) -> std::optional<FaultRecord> {
     if (recipe.prepare.empty()) return std::nullopt;
-    const StepProgress progress{r.key() + ": " + version + "-prepare", log};
-    const CommandOutcome outcome = run_tree_command(c, tree, recipe.prepare, c.test_jobs, c.interrupt, &progress);
-    if (interrupted()) throw Error("interrupted");
-    keep_log(plan.log_dir, version + "-prepare.log", outcome.output);
-    if (outcome.ok) return std::nullopt;
-    r.tail = output_tail(outcome.output);
-    return discard(outcome.timed_out ? "timeout" : "build failed",
-                   "preparing the " + version + " version (the recipe's \"prepare\"): " + failure_summary(outcome));
+    return step(c, tree, recipe.prepare, version, "prepare", "preparing");
   };
 
   // The runtime backend builds and runs an instrumented copy of the checkout (`dlfl
@@ -364,12 +359,12 @@ FaultRecord reproduce_bug(const FaultContext& given, const WorkTree& tree, const
     }
     if (runtime) with_test_options(plain_context, version, !configure);
     if (runtime) {
-      if (auto d = step(plain_context, plain, recipe.configure, version, "plain-configure", true)) return d;
+      if (auto d = step(plain_context, plain, recipe.configure, version, "plain-configure", "configuring")) return d;
       if (auto d = instrument(version)) return d;
     }
     if (configure)
-      if (auto d = step(configure_context, built, recipe.configure, version, "configure", true)) return d;
-    return step(c, built, recipe.build, version, "build", false);
+      if (auto d = step(configure_context, built, recipe.configure, version, "configure", "configuring")) return d;
+    return step(c, built, recipe.build, version, "build", "building");
   };
   const auto run_tests = [&](const FaultContext& context, const std::string& version, TreeSpectrum& out)
       -> std::optional<FaultRecord> {

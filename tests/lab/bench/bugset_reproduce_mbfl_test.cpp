@@ -167,6 +167,13 @@ TEST_F(BugsetReproduceMbfl, ARecipesPrepareEditsTheCheckoutTheMutationAnalysisPa
   ASSERT_TRUE(configured.kept) << configured.reason << ": " << configured.detail;
   ASSERT_TRUE(configured.mbfl.has_value());
   EXPECT_THAT(configured.mbfl->failure, HasSubstr("clang reported errors"));
+
+  // A prepare that fails discards the bug before anything is built, and says which step.
+  const FaultRecord failed = reproduce("prepare-fails", R"({"prepare": "echo no such edit >&2; exit 3"})");
+  EXPECT_FALSE(failed.kept);
+  EXPECT_EQ(failed.reason, "build failed");
+  EXPECT_THAT(failed.detail, HasSubstr("preparing the buggy version: exit status 3"));
+  EXPECT_THAT(failed.tail, HasSubstr("no such edit"));
 }
 
 // The budget is part of the output directory's configuration: results with another
