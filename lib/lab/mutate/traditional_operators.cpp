@@ -238,7 +238,7 @@ bool before(const SourceManager& sm, SourceLocation a, SourceLocation b) {
 
 // A variable passed to a call (a parameter or local of a scalar type) -> each other
 // parameter, and each local whose scope holds the call and whose declaration ends before
-// it, of the same type: the wrong variable passed, a fault no operator edit makes.
+// it, of the same type: the wrong variable passed, a fault no other operator makes.
 void argument_replace_op(const Stmt& s, Sites& sites) {
   const auto* call = dyn_cast<CallExpr>(&s);
   if (!call || isa<CXXOperatorCallExpr>(call) || call->isTypeDependent()) return;
