@@ -15,7 +15,10 @@ namespace dlfl::collect::detail {
 
 struct JournalRecord {
   std::uint32_t mutant = 0;  // 0: the original program (a baseline run)
-  std::uint32_t run = 0;     // baseline runs: 1, 2; mutant runs: 0
+  // Baseline runs: 1, 2; mutant runs: 0. In pytest batches: baseline 4, 5; mutant 3; and
+  // each baseline batch's own record, test "", holds in wall_ns the batch's time outside
+  // its cases (starting the interpreter, collecting).
+  std::uint32_t run = 0;
   std::string test;
   TestOutcome::Kind kind = TestOutcome::Kind::passed;
   std::uint64_t message_hash = 0;  // of the failure message (0: none)

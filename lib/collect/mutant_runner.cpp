@@ -1,10 +1,13 @@
 // run_mutants(): baseline runs of the original program (twice, to find flaky tests and
 // time limits), then each mutant's tests, all through the journal, then the kill matrix.
+// With pytest batches, batched runs first; whatever they cannot judge runs one test a
+// process after them.
 #include "dlfl/collect/mutant_runner.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <set>
@@ -12,8 +15,10 @@
 
 #include "collectors.h"
 #include "dlfl/collect/process.h"
+#include "dlfl/collect/pytest_batch.h"
 #include "dlfl/collect/test_outcome.h"
 #include "dlfl/error.h"
+#include "dlfl/files/text_file.h"
 #include "dlfl/files/tree_removal.h"
 #include "dlfl/mutation_scores.h"
 #include "interrupt_watch.h"
@@ -26,10 +31,15 @@ namespace fs = std::filesystem;
 using detail::JournalRecord;
 using Kind = TestOutcome::Kind;
 
+// Journal run numbers (kill_journal.h).
+constexpr std::uint32_t kMutantRun = 0, kBatchMutantRun = 3;
+constexpr std::uint32_t kBaselineRuns[2] = {1, 2}, kBatchBaselineRuns[2] = {4, 5};
+
 struct Job {
   std::uint32_t mutant = 0;  // 0: baseline
   std::uint32_t run = 0;
-  std::uint32_t test = 0;  // spectrum test id
+  std::uint32_t test = 0;              // spectrum test id (a job of one test)
+  std::vector<std::uint32_t> batch;    // or these, in one pytest process
   std::chrono::milliseconds timeout{0};
 };
 
@@ -40,6 +50,26 @@ struct Baseline {
   bool message_stable = true;  // both runs failed with the same message
   std::chrono::milliseconds timeout{0};
 };
+
+// The cases of `names` that pytest's JUnit report at `path` gives; none without a report
+// or with one that is not pytest's or is over kMaxJunitReportBytes.
+std::map<std::string, PytestCaseResult> reported_cases(const fs::path& path, const std::vector<std::string>& names) {
+  try {
+    io::InputFile file(path);
+    if (file.size() > kMaxJunitReportBytes) return {};
+    std::string xml(file.size(), '\0');
+    std::size_t got = 0;
+    while (got < xml.size()) {
+      const std::size_t n = file.read(xml.data() + got, xml.size() - got);
+      if (n == 0) break;
+      got += n;
+    }
+    xml.resize(got);
+    return parse_pytest_junit(xml, names, path.string());
+  } catch (const Error&) {
+    return {};
+  }
+}
 
 class MutantRun {
  public:
@@ -55,7 +85,10 @@ class MutantRun {
  private:
   void remember(const JournalRecord& rec) {
     std::lock_guard lock(results_mutex_);
-    results_[{rec.mutant, rec.run, rec.test}] = rec;
+    if (rec.test.empty())
+      batch_startup_ns_ = std::max(batch_startup_ns_, rec.wall_ns);
+    else
+      results_[{rec.mutant, rec.run, rec.test}] = rec;
   }
   const JournalRecord* result(std::uint32_t mutant, std::uint32_t run, std::uint32_t test) const {
     const auto it = results_.find({mutant, run, s_.tests()[test].name});
@@ -70,10 +103,16 @@ class MutantRun {
   std::vector<std::vector<std::uint32_t>> tests_per_mutant() const;
   void run_jobs(const std::vector<Job>& jobs);
   void run_job(const Job& job, const fs::path& dir);
-  std::map<std::uint32_t, Baseline> judge_baselines(const std::set<std::uint32_t>& needed, MutantRunResult& out);
+  void run_batch(const Job& job, const fs::path& dir);
+  std::vector<Job> batch_jobs(std::uint32_t mutant, std::uint32_t run, const std::vector<std::uint32_t>& tests,
+                              const std::map<std::uint32_t, Baseline>* baselines) const;
+  // The tests whose two runs (run_a, run_b) judge them; why each other test is not.
+  std::map<std::uint32_t, Baseline> judge_baselines(const std::set<std::uint32_t>& tests, std::uint32_t run_a,
+                                                    std::uint32_t run_b, std::map<std::uint32_t, std::string>& why_not);
   bool killed(const Baseline& b, const JournalRecord& rec) const;
   Spectrum kill_matrix(const std::vector<std::vector<std::uint32_t>>& per_mutant,
-                       const std::map<std::uint32_t, Baseline>& baselines, MutantRunResult& out) const;
+                       const std::map<std::uint32_t, Baseline>& alone, const std::map<std::uint32_t, Baseline>& batched,
+                       MutantRunResult& out) const;
 
   const MutantRunRequest& r_;
   const Spectrum& s_;
@@ -81,8 +120,10 @@ class MutantRun {
   std::map<std::string, const TestCommand*> commands_;
   std::mutex results_mutex_;
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::string>, JournalRecord> results_;
+  std::uint64_t batch_startup_ns_ = 0;  // the slowest baseline batch's time outside its cases
   std::size_t reused_ = 0;
   std::atomic<std::size_t> runs_{0};
+  std::atomic<std::size_t> batches_{0};
   std::atomic<bool> stop_{false};
 };
 
@@ -105,6 +146,7 @@ std::vector<std::vector<std::uint32_t>> MutantRun::tests_per_mutant() const {
 }
 
 void MutantRun::run_job(const Job& job, const fs::path& dir) {
+  if (!job.batch.empty()) return run_batch(job, dir);
   const TestCommand& t = command(job.test);
   fs::create_directories(dir);
   const fs::path report = dir / "gtest.json";
@@ -165,12 +207,85 @@ void MutantRun::run_jobs(const std::vector<Job>& jobs) {
   if (error) std::rethrow_exception(error);
 }
 
-std::map<std::uint32_t, Baseline> MutantRun::judge_baselines(const std::set<std::uint32_t>& needed,
-                                                             MutantRunResult& out) {
+// A batch of tests in one pytest process; each reported case is journalled as its own
+// run, a baseline batch also with its time outside the cases.
+void MutantRun::run_batch(const Job& job, const fs::path& dir) {
+  fs::create_directories(dir);
+  const fs::path report = dir / "junit.xml";
+  std::error_code ec;
+  fs::remove(report, ec);
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", batch_command_text(r_.pytest_template), "sh"};
+  std::vector<std::string> names;
+  for (const std::uint32_t t : job.batch) names.push_back(s_.tests()[t].name);
+  spec.argv.insert(spec.argv.end(), names.begin(), names.end());
+  const char* inherited = std::getenv("PYTEST_ADDOPTS");
+  spec.env_set.push_back("PYTEST_ADDOPTS=" + junit_addopts(inherited ? inherited : "", report.string()));
+  if (job.mutant > 0)
+    spec.env_set.push_back(r_.switch_variable + "=" + std::to_string(job.mutant));
+  else
+    spec.env_unset.push_back(r_.switch_variable);
+  spec.timeout = job.timeout;
+  spec.kill_grace = r_.kill_grace;
+  const ProcessResult run = run_process(spec, &stop_);
+  if (run.end == ProcessEnd::cancelled) return;
+  ++batches_;
+  if (r_.progress) r_.progress->test_done(false);
+  // A crash or time-out leaves no report, or one that cannot be trusted: the batch's
+  // tests then run one a process. A case the batch did not report is journalled as not
+  // run, so that a rerun does not try the batch again.
+  const auto cases = run.end == ProcessEnd::exited ? reported_cases(report, names)
+                                                    : std::map<std::string, PytestCaseResult>();
+  double inside = 0;
+  for (const std::uint32_t t : job.batch) {
+    const auto it = cases.find(s_.tests()[t].name);
+    JournalRecord rec{job.mutant, job.run, s_.tests()[t].name, Kind::not_run, 0, 0};
+    if (it != cases.end()) {
+      const PytestCaseResult& c = it->second;
+      inside += c.seconds;
+      rec.kind = c.kind;
+      rec.message_hash = c.kind == Kind::failed ? detail::message_hash(c.message) : 0;
+      rec.wall_ns = static_cast<std::uint64_t>(c.seconds * 1e9);
+      ++runs_;
+    }
+    journal_.append(rec);
+    remember(rec);
+  }
+  if (job.mutant == 0) {
+    const double outside = std::max(0.0, std::chrono::duration<double>(run.wall).count() - inside);
+    JournalRecord rec{0, job.run, "", Kind::passed, 0, static_cast<std::uint64_t>(outside * 1e9)};
+    journal_.append(rec);
+    remember(rec);
+  }
+}
+
+// The batches running `tests` (in spectrum order) without a result of `run` yet. A
+// baseline batch may take what its tests could one at a time; a mutant's batch the sum of
+// its tests' limits and the slowest baseline batch's start-up, timeout_factor times.
+std::vector<Job> MutantRun::batch_jobs(std::uint32_t mutant, std::uint32_t run, const std::vector<std::uint32_t>& tests,
+                                       const std::map<std::uint32_t, Baseline>* baselines) const {
+  std::vector<Job> jobs;
+  for (const std::uint32_t t : tests) {
+    if (result(mutant, run, t)) continue;
+    if (jobs.empty() || jobs.back().batch.size() >= r_.pytest_batch) {
+      jobs.push_back({mutant, run, 0, {}, std::chrono::milliseconds(0)});
+      if (baselines)
+        jobs.back().timeout = std::chrono::milliseconds(static_cast<std::int64_t>(
+            r_.timeout_factor * static_cast<double>(batch_startup_ns_) / 1e6));
+    }
+    jobs.back().batch.push_back(t);
+    jobs.back().timeout += baselines ? baselines->at(t).timeout : r_.baseline_timeout;
+  }
+  return jobs;
+}
+
+std::map<std::uint32_t, Baseline> MutantRun::judge_baselines(const std::set<std::uint32_t>& tests,
+                                                             std::uint32_t run_a, std::uint32_t run_b,
+                                                             std::map<std::uint32_t, std::string>& why_not) {
   std::map<std::uint32_t, Baseline> baselines;
-  for (const std::uint32_t t : needed) {
-    const JournalRecord* a = result(0, 1, t);
-    const JournalRecord* b = result(0, 2, t);
+  for (const std::uint32_t t : tests) {
+    const JournalRecord* a = result(0, run_a, t);
+    const JournalRecord* b = result(0, run_b, t);
     const TestCase& test = s_.tests()[t];
     const auto failed = [](Kind k) { return k == Kind::failed || k == Kind::crashed || k == Kind::timed_out; };
     std::string why;
@@ -184,8 +299,7 @@ std::map<std::uint32_t, Baseline> MutantRun::judge_baselines(const std::set<std:
       why = std::string("does not reproduce its spectrum outcome on the schemata build (") +
             (test.failed() ? "passes" : "fails") + ")";
     if (!why.empty()) {
-      out.left_out.push_back(test.name);
-      if (r_.warn) r_.warn(test.name + " " + why + "; left out");
+      why_not[t] = why;
       continue;
     }
     Baseline base;
@@ -209,8 +323,11 @@ bool MutantRun::killed(const Baseline& b, const JournalRecord& rec) const {
   return rec.kind == Kind::failed && b.message_stable && rec.message_hash != b.message;
 }
 
+// A run alone is judged against the baselines alone; a batched run against the batched
+// baselines (their failure messages come from pytest's report, not the output).
 Spectrum MutantRun::kill_matrix(const std::vector<std::vector<std::uint32_t>>& per_mutant,
-                                const std::map<std::uint32_t, Baseline>& baselines, MutantRunResult& out) const {
+                                const std::map<std::uint32_t, Baseline>& alone,
+                                const std::map<std::uint32_t, Baseline>& batched, MutantRunResult& out) const {
   SpectrumBuilder b;
   for (const MutantToRun& m : r_.mutants)
     b.add_element(m.file, m.line, m.line, m.function, fmt::format("{}:{} {} #{}", m.file, m.line, m.op, m.number));
@@ -218,11 +335,16 @@ Spectrum MutantRun::kill_matrix(const std::vector<std::vector<std::uint32_t>>& p
   std::vector<std::vector<std::uint32_t>> kills_of_test(s_.test_count());
   for (std::size_t m = 0; m < r_.mutants.size(); ++m) {
     bool any = false;
+    const std::uint32_t number = r_.mutants[m].number;
     for (const std::uint32_t t : per_mutant[m]) {
-      const auto base = baselines.find(t);
-      if (base == baselines.end()) continue;
-      const JournalRecord* rec = result(r_.mutants[m].number, 0, t);
-      if (rec && killed(base->second, *rec)) {
+      bool kill = false;
+      const auto one = alone.find(t);
+      const auto many = batched.find(t);
+      if (const JournalRecord* rec = result(number, kMutantRun, t); rec && one != alone.end())
+        kill = killed(one->second, *rec);
+      else if (const JournalRecord* rec = result(number, kBatchMutantRun, t); rec && many != batched.end())
+        kill = killed(many->second, *rec);
+      if (kill) {
         kills_of_test[t].push_back(static_cast<std::uint32_t>(m));
         any = true;
       }
@@ -242,38 +364,86 @@ MutantRunResult MutantRun::run() {
   std::set<std::uint32_t> needed;
   for (const auto& tests : per_mutant) needed.insert(tests.begin(), tests.end());
   for (const std::uint32_t t : needed) command(t);  // every needed test must be there: fail before running
+  const auto stopped = [&] {
+    out.runs = runs_.load();
+    out.batches = batches_.load();
+    out.reused = reused_;
+    out.interrupted = stop_.load();
+    return out.interrupted;
+  };
 
-  std::vector<Job> baseline_jobs;
-  for (const std::uint32_t t : needed)
-    for (const std::uint32_t run : {1u, 2u})
-      if (!result(0, run, t)) baseline_jobs.push_back({0, run, t, r_.baseline_timeout});
-  if (r_.progress && !baseline_jobs.empty())
-    r_.progress->note(fmt::format("original program: {} tests, twice each", needed.size()));
-  run_jobs(baseline_jobs);
-  if (stop_.load()) {
-    out.interrupted = true;
-    return out;
+  // Batches first: what they judge needs no run alone.
+  std::map<std::uint32_t, Baseline> batched;
+  if (r_.pytest_batch > 0 && !needed.empty()) {
+    const std::vector<std::uint32_t> all(needed.begin(), needed.end());
+    std::vector<Job> jobs;
+    for (const std::uint32_t run : kBatchBaselineRuns)
+      for (Job& job : batch_jobs(0, run, all, nullptr)) jobs.push_back(std::move(job));
+    if (r_.progress && !jobs.empty())
+      r_.progress->note(fmt::format("original program: {} tests, twice each, in {} pytest batches", needed.size(), jobs.size()));
+    run_jobs(jobs);
+    if (stopped()) return out;
+    std::map<std::uint32_t, std::string> why_not;
+    batched = judge_baselines(needed, kBatchBaselineRuns[0], kBatchBaselineRuns[1], why_not);
+    if (batched.empty() && r_.warn)
+      r_.warn("no pytest batch reported a test of the spectrum (is the test command pytest?): each test runs alone");
+    jobs.clear();
+    for (std::size_t m = 0; m < r_.mutants.size(); ++m) {
+      std::vector<std::uint32_t> tests;
+      for (const std::uint32_t t : per_mutant[m])
+        if (batched.contains(t)) tests.push_back(t);
+      for (Job& job : batch_jobs(r_.mutants[m].number, kBatchMutantRun, tests, &batched)) jobs.push_back(std::move(job));
+    }
+    if (r_.progress)
+      r_.progress->note(fmt::format("{} mutants: {} pytest batches", r_.mutants.size(), jobs.size()));
+    run_jobs(jobs);
+    if (stopped()) return out;
   }
-  const auto baselines = judge_baselines(needed, out);
+
+  // One test a process: every test without batches; with them, each test the batched
+  // baselines could not judge and each (mutant, test) a batch left unreported.
+  const auto alone_pair = [&](std::size_t m, std::uint32_t t) {
+    const JournalRecord* rec = result(r_.mutants[m].number, kBatchMutantRun, t);
+    return !batched.contains(t) || !rec || rec->kind == Kind::not_run;
+  };
+  std::set<std::uint32_t> alone_tests;
+  for (std::size_t m = 0; m < r_.mutants.size(); ++m)
+    for (const std::uint32_t t : per_mutant[m])
+      if (alone_pair(m, t)) alone_tests.insert(t);
+  std::vector<Job> baseline_jobs;
+  for (const std::uint32_t t : alone_tests)
+    for (const std::uint32_t run : kBaselineRuns)
+      if (!result(0, run, t)) baseline_jobs.push_back({0, run, t, {}, r_.baseline_timeout});
+  if (r_.progress && !baseline_jobs.empty())
+    r_.progress->note(fmt::format("original program: {} tests, twice each", alone_tests.size()));
+  run_jobs(baseline_jobs);
+  if (stopped()) return out;
+  std::map<std::uint32_t, std::string> why_not;
+  const auto alone = judge_baselines(alone_tests, kBaselineRuns[0], kBaselineRuns[1], why_not);
+  for (const auto& [t, why] : why_not) {
+    const std::string& name = s_.tests()[t].name;
+    // A test its batches judge stays; only the mutants its batch left unreported lose it.
+    if (batched.contains(t)) {
+      if (r_.warn) r_.warn(name + " " + why + " when run alone; a batch that did not report it does not count it");
+      continue;
+    }
+    out.left_out.push_back(name);
+    if (r_.warn) r_.warn(name + " " + why + "; left out");
+  }
 
   std::vector<Job> jobs;
   for (std::size_t m = 0; m < r_.mutants.size(); ++m)
     for (const std::uint32_t t : per_mutant[m]) {
-      const auto base = baselines.find(t);
-      if (base != baselines.end() && !result(r_.mutants[m].number, 0, t))
-        jobs.push_back({r_.mutants[m].number, 0, t, base->second.timeout});
+      const auto base = alone.find(t);
+      if (alone_pair(m, t) && base != alone.end() && !result(r_.mutants[m].number, kMutantRun, t))
+        jobs.push_back({r_.mutants[m].number, kMutantRun, t, {}, base->second.timeout});
     }
   if (r_.progress)
     r_.progress->note(fmt::format("{} mutants: {} test runs ({} read back from {})", r_.mutants.size(), jobs.size(),
                                   reused_, r_.journal.string()));
   run_jobs(jobs);
-  out.runs = runs_.load();
-  out.reused = reused_;
-  if (stop_.load()) {
-    out.interrupted = true;
-    return out;
-  }
-  out.kill_matrix = kill_matrix(per_mutant, baselines, out);
+  if (stopped()) return out;
+  out.kill_matrix = kill_matrix(per_mutant, alone, batched, out);
   io::remove_tree_quietly(r_.scratch);
   return out;
 }
@@ -284,6 +454,10 @@ MutantRunResult run_mutants(const MutantRunRequest& request) {
   if (request.spectrum == nullptr) throw Error("mutant runs need the original program's spectrum");
   for (const MutantToRun& m : request.mutants)
     if (m.number == 0) throw Error(m.file, m.line, "mutant number 0 is the original program");
+  if (request.pytest_batch > 0) {
+    if (request.pytest_template.empty()) throw Error("pytest batches need the test command template");
+    batch_command_text(request.pytest_template);  // throws for a {} that cannot take several names
+  }
   return MutantRun(request).run();
 }
 

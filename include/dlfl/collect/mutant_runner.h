@@ -37,6 +37,15 @@ struct MutantRunRequest {
   // How to run each test on the schemata build, named as in the spectrum. A spectrum test
   // a mutant needs that has no command here is an error.
   std::vector<TestCommand> tests;
+  // pytest batches (pytest_batch.h): with pytest_batch > 0, the command template the tests
+  // were made from (make_template_commands) runs up to pytest_batch of a mutant's tests in
+  // one process, their outcomes read from pytest's JUnit report, and the original program
+  // is run the same way twice for the baselines. A batch that crashes, times out or leaves
+  // a case unreported, and every test whose batched baselines are flaky or do not
+  // reproduce its spectrum outcome, run one process per test as without batches. Cases of
+  // a batch share one interpreter, so a case may see what an earlier one left behind.
+  std::string pytest_template;
+  std::size_t pytest_batch = 0;
   std::string switch_variable = "DLFL_MUTANT";
   // The results journal (kill_journal: JSON lines, appended as runs end) and the digest of
   // the schemata it belongs to: a rerun after a kill reads it back and runs only the rest.
@@ -62,13 +71,15 @@ struct MutantRunResult {
   // outcome, without those left out; coverage: killed (mutant, test) pairs.
   Spectrum kill_matrix;
   std::size_t runs = 0;         // test runs made by this call (baseline included)
+  std::size_t batches = 0;      // pytest processes of batches made by this call (their cases are in runs)
   std::size_t reused = 0;       // runs read back from the journal
   std::size_t killed = 0;       // mutants some test kills
   std::vector<std::string> left_out;  // tests left out (flaky on the original, or not reproduced)
   bool interrupted = false;     // stopped early: the kill matrix is empty, the journal keeps what ran
 };
 
-// Throws dlfl::Error for a request without a spectrum, a mutant of number 0, a needed
+// Throws dlfl::Error for a request without a spectrum, a mutant of number 0, pytest batches
+// without a template whose {} can take several names (batch_command_text), a needed
 // test without a command, or a journal that cannot be read or written (kill_journal).
 MutantRunResult run_mutants(const MutantRunRequest& request);
 

@@ -122,6 +122,10 @@ void add_kill_matrix(const FaultContext& c, const BugKillMatrixRun& run, const S
     file.stream() << names;
     file.commit();
     argv.insert(argv.end(), {"--tests", list.string(), "--cmd", run.test_command});
+    if (c.kill_matrix.pytest_batch > 0) {
+      argv.insert(argv.end(), {"--pytest-batch", std::to_string(c.kill_matrix.pytest_batch)});
+      cost.pytest_batch = c.kill_matrix.pytest_batch;
+    }
   }
   std::string command;
   for (const auto& arg : argv) command += (command.empty() ? "" : " ") + shell_quote(arg);

@@ -69,6 +69,7 @@ std::string record_to_json(const FaultRecord& r) {
     if (m.budget) j["mbfl"]["budget"] = m.budget;
     if (m.per_line) j["mbfl"]["per_line"] = m.per_line;
     if (!m.operators.empty()) j["mbfl"]["operators"] = m.operators;
+    if (m.pytest_batch) j["mbfl"]["pytest_batch"] = m.pytest_batch;
   }
   return j.dump(-1, ' ', false, json::error_handler_t::replace);  // paths may not be UTF-8
 }
@@ -140,6 +141,7 @@ FaultRecord parse_record(std::string_view line, const std::string& source, std::
       m.budget = it->value("budget", std::size_t{0});
       m.per_line = it->value("per_line", std::size_t{0});
       if (const auto operators = it->find("operators"); operators != it->end()) operators->get_to(m.operators);
+      m.pytest_batch = it->value("pytest_batch", std::size_t{0});
       r.mbfl = std::move(m);
     }
     if (r.subject.empty() || r.fault.empty()) throw Error(source, line_number, "a record without subject or fault");

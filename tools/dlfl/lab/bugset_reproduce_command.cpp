@@ -36,6 +36,7 @@ struct ReproduceCommandOptions {
   std::size_t mbfl_per_line = 5;
   unsigned mbfl_timeout = 7200;
   bool mbfl_plain_build = false;
+  std::size_t mbfl_pytest_batch = 0;
   bool quiet = false;
 };
 
@@ -82,6 +83,9 @@ void run_reproduce(const ReproduceCommandOptions& o) {
     options.kill_matrix.per_line = o.mbfl_per_line;
     options.kill_matrix.timeout = std::chrono::seconds(o.mbfl_timeout);
     options.kill_matrix.plain_build = o.mbfl_plain_build;
+    options.kill_matrix.pytest_batch = o.mbfl_pytest_batch;
+  } else if (o.mbfl_pytest_batch > 0) {
+    throw Error("bugset reproduce: --mbfl-pytest-batch runs --mbfl's mutants: give --mbfl N too");
   } else if (o.mbfl_plain_build) {
     throw Error("bugset reproduce: --mbfl-plain-build times the build of --mbfl's mutants: give --mbfl N too");
   }
@@ -158,6 +162,9 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
                 "With --mbfl: also build a copy of the buggy version without mutants by the same commands, just\n"
                 "before the schemata build, both without ccache, so that each record's mbfl.plain_build_seconds is\n"
                 "a like-for-like plain build (mbfl.plain_build_uncached); one more build per bug");
+  cmd->add_option("--mbfl-pytest-batch", o->mbfl_pytest_batch,
+                  "With --mbfl, for recipes whose test_command runs pytest: up to N of a mutant's tests in one pytest\n"
+                  "process (kill-matrix --pytest-batch; each record's mbfl.pytest_batch); default 0: one a process");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] { run_reproduce(*o); });
 }

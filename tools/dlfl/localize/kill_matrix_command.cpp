@@ -3,6 +3,8 @@
 // localization's measurements. Mutants of the most suspicious lines are compiled into one
 // schemata build, each test that can see a mutant reruns with it switched on, and which
 // mutants change which tests' outcomes is written as a kill matrix for `dlfl rank --mutation`.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include "dlfl/collect/mutant_runner.h"
 #include "dlfl/collect/process.h"
 #include "dlfl/collect/progress.h"
+#include "dlfl/collect/pytest_batch.h"
 #include "dlfl/collect/test_source.h"
 #include "dlfl/counts.h"
 #include "dlfl/error.h"
@@ -59,6 +62,7 @@ struct KillMatrixOptions {
   std::vector<std::string> extra_args;
   std::size_t budget = 200;
   std::size_t per_line = 10;
+  std::size_t pytest_batch = 0;  // > 0: --cmd runs pytest, up to this many tests a process
   unsigned jobs = 0;
   double timeout_factor = 4.0;
   double min_timeout = 2.0;
@@ -248,6 +252,10 @@ void run_kill_matrix(const KillMatrixOptions& o) {
   if (o.tests.empty() != o.command.empty()) throw Error("kill-matrix: --tests FILE and --cmd 'COMMAND {}' go together");
   if (!o.command.empty() && o.command.find("{}") == std::string::npos)
     throw Error("kill-matrix: --cmd '" + o.command + "' has no {} for the test name");
+  if (o.pytest_batch > 0) {
+    if (o.command.empty()) throw Error("kill-matrix: --pytest-batch runs the tests of --tests FILE --cmd 'PYTEST {}'");
+    collect::batch_command_text(o.command);  // a {} that cannot take several names fails now
+  }
   make_formula(o.formula);  // typos fail before the slow parts
   mutate::select_operators(o.operators);
   for (const auto& text : o.lines) parse_place(text);
@@ -303,6 +311,10 @@ void run_kill_matrix(const KillMatrixOptions& o) {
   if (!o.gtest.empty()) r.tests = collect::list_gtest_tests(expand(o.gtest, out, tree), {});
   else if (!o.ctest.empty()) r.tests = collect::list_ctest_tests(expand(o.ctest, out, tree), {});
   else r.tests = collect::make_template_commands(collect::read_test_list(o.tests), expand(o.command, out, tree));
+  if (o.pytest_batch > 0) {
+    r.pytest_template = expand(o.command, out, tree);
+    r.pytest_batch = o.pytest_batch;
+  }
   r.switch_variable = manifest.switch_variable;
   r.journal = out / kJournalFileName;
   r.schemata_digest = io::manifest_digest(manifest);
@@ -336,7 +348,8 @@ void run_kill_matrix(const KillMatrixOptions& o) {
   io::write_kill_matrix_cost(cost, out / io::kKillMatrixCostFileName);
   if (!o.quiet)
     std::cerr << "dlfl: " << result.killed << " of " << manifest.mutants.size() << " mutants killed; " << result.runs
-              << " test runs (" << result.reused << " read back); rank with: dlfl rank " << o.spectrum
+              << " test runs (" << result.reused << " read back"
+              << (o.pytest_batch > 0 ? fmt::format("; {} pytest batches", result.batches) : std::string()) << "); rank with: dlfl rank " << o.spectrum
               << " --mutation hybrid --kill-matrix " << matrix.string() << '\n';
   std::cout << matrix.string() << '\n';
 #else
@@ -384,6 +397,10 @@ void add_kill_matrix_command(CLI::App& app) {
   cmd->add_option("--cmd", o->command,
                   "Command template for --tests, run by /bin/sh -c in the current directory; {} is replaced by the "
                   "quoted test name, {tree} and {out} expanded; exit status 0 passes");
+  cmd->add_option("--pytest-batch", o->pytest_batch,
+                  "--cmd runs pytest: run up to N of a mutant's tests in one pytest process, {} standing for their node\n"
+                  "ids and each outcome read from pytest's JUnit report; what a batch cannot judge (a crash, a\n"
+                  "time-out, a case it does not report, a test whose batched baselines differ) runs one test a process");
   cmd->add_option("-f,--formula", o->formula, "Formula choosing the suspicious lines (default: ochiai)");
   cmd->add_option("--lines", o->lines, "Mutate these lines instead, FILE:LINE as the spectrum names FILE (repeatable)");
   cmd->add_option("--budget", o->budget, "Mutants wanted: lines after the top tie are added while fewer are chosen (the top tie is always whole; default 200)");

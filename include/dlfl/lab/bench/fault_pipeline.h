@@ -43,6 +43,9 @@ struct KillMatrixStep {
   // Also time the same build of a copy without mutants (kill-matrix --plain-build), both
   // builds without ccache: the schemata build's price against a like-for-like plain build.
   bool plain_build = false;
+  // Recipes whose test_command runs pytest: up to this many of a mutant's tests in one
+  // pytest process (kill-matrix --pytest-batch); 0: one test a process.
+  std::size_t pytest_batch = 0;
 };
 
 // What every fault of one subject shares. Owned by the caller; read-only during a run.

@@ -53,6 +53,9 @@ struct MutationCost {
   // write them.
   std::size_t budget = 0, per_line = 0;
   std::vector<std::string> operators;
+  // kill-matrix's --pytest-batch: up to this many pytest cases of a mutant a process (0:
+  // one a process, and in records of versions without batches).
+  std::size_t pytest_batch = 0;
 };
 
 struct FaultRecord {

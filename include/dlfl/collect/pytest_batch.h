@@ -1,0 +1,55 @@
+// Running many pytest cases in one process: the command line for a batch of node ids, and
+// each case's outcome read back from pytest's JUnit XML report (--junitxml). Mutant runs
+// use it where a process per case would spend most of its time importing the framework
+// (mutant_runner.h: MutantRunRequest::pytest_batch).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dlfl/collect/test_outcome.h"
+
+namespace dlfl::collect {
+
+// The /bin/sh command line for a batch: the test command template with every `{}`
+// replaced by "$@", so that run as `/bin/sh -c TEXT sh ID...` the node ids are pytest's
+// arguments, each one word, never shell text. Throws dlfl::Error when the template has no
+// `{}` or one that does not stand as an unquoted word of its own (inside quotes,
+// `$(...)`, backquotes, `${...}` or arithmetic "$@" would not give one argument a name).
+std::string batch_command_text(std::string_view command_template);
+
+// The PYTEST_ADDOPTS value that makes pytest write its JUnit report to `report` (placed
+// after `inherited`, the caller's own PYTEST_ADDOPTS, if any). pytest reads the variable
+// with shlex, so the path is single-quoted for it.
+std::string junit_addopts(std::string_view inherited, const std::string& report);
+
+// One case in a pytest JUnit report.
+struct PytestCaseResult {
+  TestOutcome::Kind kind = TestOutcome::Kind::passed;  // passed or failed only
+  std::string message;  // a failure's or error's message attribute (the exception line)
+  double seconds = 0;   // the case's time attribute: its setup, call and teardown
+};
+
+// The outcomes of `node_ids` in pytest's JUnit XML `xml` (pytest ≥ 6: testsuites/
+// testsuite/testcase, or a lone testsuite), by node id. pytest names a case by
+// classname (the node id's path and classes, dotted, without ".py") and name (the last
+// part with its parameters); a node id is found when exactly one of the ids given maps to
+// a testcase's pair. A <failure> or <error> fails the case; <skipped> (skip, xfail)
+// passes it, as pytest's exit status does for a lone case. Ids without a testcase are
+// absent from the result. Throws dlfl::Error "ORIGIN: ..." for text that is not such a
+// report.
+std::map<std::string, PytestCaseResult> parse_pytest_junit(std::string_view xml,
+                                                           const std::vector<std::string>& node_ids,
+                                                           const std::string& origin);
+
+// The (classname, name) pair pytest's JUnit report gives a node id
+// (_pytest.junitxml.mangle_test_address).
+std::pair<std::string, std::string> junit_names(std::string_view node_id);
+
+// The largest JUnit report read back (256 MiB): a report over it counts as missing.
+inline constexpr std::size_t kMaxJunitReportBytes = std::size_t{256} << 20;
+
+}  // namespace dlfl::collect
