@@ -49,6 +49,9 @@
 #   --mbfl-pytest-batch N  with --mbfl: up to N of a mutant's tests in one pytest process for
 #                      the recipes whose tests run by test_command through pytest (what a
 #                      batch cannot judge runs one test a process)
+#   --mbfl-operators LIST  with --mbfl: the mutation operators (comma-separated, as
+#                      kill-matrix --operators takes them; default all); a list entry's
+#                      mbfl.operators makes its mutants again
 #   --page DOC         also put OUT/results.md into DOC, between its lines `<!-- results.md -->`
 #                      and `<!-- end of results.md -->` (docs/realbugs.md: the study's page)
 #   -o DIR             output directory (reused to resume)
@@ -82,7 +85,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 repos="" bugscpp="" lists="$here/bugsets" labels="" out="" doc="" limit="" jobs=1 build_jobs="" reproduce=1 retry=0 record=0
-mbfl="" mbfl_per_line="" mbfl_plain_build=0 mbfl_pytest_batch=""
+mbfl="" mbfl_per_line="" mbfl_plain_build=0 mbfl_pytest_batch="" mbfl_operators=""
 sides=(dl traditional)
 bugs=()
 slurm=0 shards=4 sbatch_args="" shard="" join=""
@@ -97,7 +100,7 @@ while (($#)); do
     --join) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--join: a positive number, not '${2-}'"; join=$2; shift 2; continue ;;
   esac
   case $1 in -o) ;;  # given again as an absolute path
-    --side|--lists|--repos|--bugscpp|--labels|--bug|--limit|--jobs|--build-jobs|--mbfl|--mbfl-per-line|--mbfl-pytest-batch) passed+=("$1" "${2-}") ;;
+    --side|--lists|--repos|--bugscpp|--labels|--bug|--limit|--jobs|--build-jobs|--mbfl|--mbfl-per-line|--mbfl-pytest-batch|--mbfl-operators) passed+=("$1" "${2-}") ;;
     *) passed+=("$1") ;;
   esac
   case $1 in
@@ -116,6 +119,8 @@ while (($#)); do
     --mbfl-plain-build) mbfl_plain_build=1; shift ;;
     --mbfl-pytest-batch) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die "--mbfl-pytest-batch: a positive number of tests, not '${2-}'"
       mbfl_pytest_batch=$2; shift 2 ;;
+    --mbfl-operators) [[ -n ${2-} ]] || die "--mbfl-operators: a comma-separated list of operators"
+      mbfl_operators=$2; shift 2 ;;
     --no-reproduce) reproduce=0; shift ;;
     --retry-discarded) retry=1; shift ;;
     --record) record=1; shift ;;
@@ -300,6 +305,7 @@ for side in "${sides[@]}"; do
     [[ -n $mbfl_per_line ]] && args+=(--mbfl-per-line "$mbfl_per_line")
     ((mbfl_plain_build)) && args+=(--mbfl-plain-build)
     [[ -n $mbfl_pytest_batch ]] && args+=(--mbfl-pytest-batch "$mbfl_pytest_batch")
+    [[ -n $mbfl_operators ]] && args+=(--mbfl-operators "$mbfl_operators")
     for f in "${formulas[@]}"; do args+=(-f "$f"); done
     dest=$out/$side
     if [[ -n $shard ]]; then

@@ -131,8 +131,12 @@ BenchResult run_bench(const BenchOptions& o) {
       setup.runtime_ldflags = o.runtime_ldflags;
       setup.runtime_gtest_ldflags = o.runtime_gtest_ldflags;
       setup.clang = o.clang;
-      if (o.config.mbfl_budget > 0)
-        setup.kill_matrix = {o.kill_matrix_command, o.config.mbfl_budget, o.config.mbfl_per_line, o.kill_matrix_timeout};
+      if (o.config.mbfl_budget > 0) {
+        setup.kill_matrix.command = o.kill_matrix_command;
+        setup.kill_matrix.budget = o.config.mbfl_budget;
+        setup.kill_matrix.per_line = o.config.mbfl_per_line;
+        setup.kill_matrix.timeout = o.kill_matrix_timeout;
+      }
       setup.interrupt = o.interrupt;
       setup.log = log;
       subjects.push_back(prepare_subject(run.subject_file, setup));

@@ -80,8 +80,9 @@ void add_kill_matrix(const FaultContext& c, const BugKillMatrixRun& run, const S
   cost.plain_build_seconds = run.plain_build_seconds;
   cost.budget = c.kill_matrix.budget;
   cost.per_line = c.kill_matrix.per_line;
-  // kill-matrix is this build of dlfl, run with every operator (its default).
-  for (const auto& info : mutate::operator_catalog()) cost.operators.emplace_back(info.name);
+  // kill-matrix is this build of dlfl, run with the operators chosen (default: all).
+  for (const mutate::Operator op : mutate::select_operators(c.kill_matrix.operators))
+    cost.operators.emplace_back(mutate::operator_info(op).name);
   const auto failed = [&](const std::string& why) {
     cost.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     no_kill_matrix(r, why, log);
@@ -110,6 +111,11 @@ void add_kill_matrix(const FaultContext& c, const BugKillMatrixRun& run, const S
         run.build_command, std::string("--budget"), std::to_string(c.kill_matrix.budget), std::string("--per-line"),
         std::to_string(c.kill_matrix.per_line), std::string("-j"), std::to_string(run.jobs), std::string("-q")})
     argv.push_back(arg);
+  if (!c.kill_matrix.operators.empty()) {
+    std::string chosen;
+    for (const std::string& item : c.kill_matrix.operators) chosen += (chosen.empty() ? "" : ",") + item;
+    argv.insert(argv.end(), {"--operators", chosen});
+  }
   if (c.kill_matrix.plain_build && !run.plain_build_command.empty())
     argv.insert(argv.end(), {"--plain-build", run.plain_build_command});
   if (!run.gtest.empty()) argv.insert(argv.end(), {"--gtest", run.gtest});

@@ -63,8 +63,12 @@ nlohmann::json fingerprint(const ReproduceOptions& o) {
       {"manifest", fs::absolute(o.manifest).lexically_normal().string()}, {"formulas", o.formulas}, {"top_n", o.top_n}};
   if (o.shard) j["shard"] = shard_name(*o.shard);  // only then: unsharded directories keep their fingerprint
   // Only with mutation analysis, for the same reason.
-  if (!o.kill_matrix.command.empty())
+  if (!o.kill_matrix.command.empty()) {
     j["mbfl"] = {{"budget", o.kill_matrix.budget}, {"per_line", o.kill_matrix.per_line}};
+    // Other operators make other mutants; batches judge failure messages otherwise.
+    if (!o.kill_matrix.operators.empty()) j["mbfl"]["operators"] = o.kill_matrix.operators;
+    if (o.kill_matrix.pytest_batch) j["mbfl"]["pytest_batch"] = o.kill_matrix.pytest_batch;
+  }
   return j;
 }
 

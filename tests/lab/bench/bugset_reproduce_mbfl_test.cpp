@@ -191,6 +191,38 @@ TEST_F(BugsetReproduceMbfl, AnotherBudgetIsAnotherConfiguration) {
   EXPECT_NE(none.exit_code, 0);
 }
 
+// --mbfl-operators chooses the mutants' operators, which the record names (in catalog
+// order); --mbfl-pytest-batch reaches kill-matrix with a recipe's listed tests and the
+// record says it: a test command whose {} cannot take several names gives no kill matrix,
+// saying why; one that can but is not pytest writes no JUnit report, so each test runs
+// alone, as the log warns. Both options need --mbfl and are part of OUT's configuration.
+TEST_F(BugsetReproduceMbfl, OperatorsAndPytestBatchesReachKillMatrixAndTheRecord) {
+  const std::string list = R"("test_list": "tests/calc_tests --gtest_list_tests | awk '/^[^ ]/ {{s = $1} /^  / {{print s $1}'")";
+  const std::string options = " --mbfl-operators relational_replace,negate_condition --mbfl-pytest-batch 4";
+  const FaultRecord glued = reproduce("glued", "{" + list + R"(, "test_command": "tests/calc_tests --gtest_filter={}"})",
+                                      options);
+  ASSERT_TRUE(glued.mbfl);
+  EXPECT_THAT(glued.mbfl->failure, HasSubstr("a word of its own"));
+  const FaultRecord clamp = reproduce(
+      "chosen", "{" + list + R"(, "test_command": "sh -c 'exec tests/calc_tests --gtest_filter=\"$0\"' {}"})", options);
+  expect_measured(clamp, "chosen");
+  ASSERT_TRUE(clamp.mbfl);
+  EXPECT_EQ(clamp.mbfl->operators, (std::vector<std::string>{"negate_condition", "relational_replace"}));
+  EXPECT_EQ(clamp.mbfl->pytest_batch, 4u);
+  const Spectrum kills = io::read_spectrum(out("chosen") / "spectra" / "fixture+calc#1.kill-matrix.dlfl");
+  for (std::size_t e = 0; e < kills.element_count(); ++e)
+    EXPECT_THAT(kills.element_name(e), ::testing::ContainsRegex(" (negate_condition|relational_replace) #"));
+  EXPECT_THAT(dlfl::testing::slurp(out("chosen") / "logs" / "fixture+calc#1" / "kill-matrix.log"),
+              HasSubstr("is the test command pytest?"));
+  const std::string base = "bugset reproduce " + (fixture_.lists / "dl.jsonl").string() + " --bug fixture+calc#1 --repos " +
+                           fixture_.repos.string() + " -o " + out("chosen").string();
+  const RunResult all = run_dlfl(base + " --mbfl 12 --mbfl-per-line 3");
+  EXPECT_NE(all.exit_code, 0);  // another configuration of OUT
+  const RunResult alone = run_dlfl(base + " --mbfl-operators negate_condition");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_THAT(alone.err, HasSubstr("give --mbfl N too"));
+}
+
 // The rows of an eval.csv of this bug and technique, in file order.
 std::string rows_of(const fs::path& csv, const std::string& prefix) {
   std::istringstream in(dlfl::testing::slurp(csv));

@@ -11,6 +11,7 @@
 #include "dlfl/lab/bench/bench_summary.h"
 #include "dlfl/lab/bench/reproduce_runner.h"
 #include "dlfl/lab/bench/subject.h"
+#include "dlfl/lab/mutate/operators.h"
 #include "dlfl/error.h"
 #include "runtime_layout.h"
 
@@ -37,6 +38,7 @@ struct ReproduceCommandOptions {
   unsigned mbfl_timeout = 7200;
   bool mbfl_plain_build = false;
   std::size_t mbfl_pytest_batch = 0;
+  std::vector<std::string> mbfl_operators;
   bool quiet = false;
 };
 
@@ -84,8 +86,10 @@ void run_reproduce(const ReproduceCommandOptions& o) {
     options.kill_matrix.timeout = std::chrono::seconds(o.mbfl_timeout);
     options.kill_matrix.plain_build = o.mbfl_plain_build;
     options.kill_matrix.pytest_batch = o.mbfl_pytest_batch;
-  } else if (o.mbfl_pytest_batch > 0) {
-    throw Error("bugset reproduce: --mbfl-pytest-batch runs --mbfl's mutants: give --mbfl N too");
+    mutate::select_operators(o.mbfl_operators);  // a typo fails before any build
+    options.kill_matrix.operators = o.mbfl_operators;
+  } else if (o.mbfl_pytest_batch > 0 || !o.mbfl_operators.empty()) {
+    throw Error("bugset reproduce: --mbfl-pytest-batch and --mbfl-operators choose --mbfl's mutants and runs: give --mbfl N too");
   } else if (o.mbfl_plain_build) {
     throw Error("bugset reproduce: --mbfl-plain-build times the build of --mbfl's mutants: give --mbfl N too");
   }
@@ -165,6 +169,10 @@ void add_bugset_reproduce_command(CLI::App& bugset) {
   cmd->add_option("--mbfl-pytest-batch", o->mbfl_pytest_batch,
                   "With --mbfl, for recipes whose test_command runs pytest: up to N of a mutant's tests in one pytest\n"
                   "process (kill-matrix --pytest-batch; each record's mbfl.pytest_batch); default 0: one a process");
+  cmd->add_option("--mbfl-operators", o->mbfl_operators,
+                  "With --mbfl: the mutation operators (kill-matrix --operators: names, bug types, 'dl', 'all';\n"
+                  "default all); a record's mbfl.operators names those of its run, so giving them makes its mutants again")
+      ->delimiter(',');
   cmd->add_flag("-q,--quiet", o->quiet, "No progress output");
   cmd->callback([o] { run_reproduce(*o); });
 }

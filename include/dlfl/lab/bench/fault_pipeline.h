@@ -46,6 +46,9 @@ struct KillMatrixStep {
   // Recipes whose test_command runs pytest: up to this many of a mutant's tests in one
   // pytest process (kill-matrix --pytest-batch); 0: one test a process.
   std::size_t pytest_batch = 0;
+  // kill-matrix --operators (names, bug types, "dl", "all"); empty: all. An earlier list's
+  // records name the operators they were made with; choosing those makes the same mutants.
+  std::vector<std::string> operators;
 };
 
 // What every fault of one subject shares. Owned by the caller; read-only during a run.
