@@ -170,15 +170,15 @@ TEST(PytestBatch, BatchesKillWhatRunsAloneKillAndCrashesRunAgainAlone) {
   const std::string log = slurp(f.dir / "ran.log");
   EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 16);
 
-  // One a process: the same verdict, crash and time-out kills. (test_f's message there
-  // is the end of pytest's output with its timing, which two runs rarely share, so
-  // whether mutant 3 kills by message is left open.)
+  // One a process: the same verdict, crash and time-out kills. test_f's message there is
+  // the end of pytest's output with its timing ("1 failed in 0.05s"): where the two
+  // baseline runs happen to share it, any mutant run with another timing kills by
+  // message, so mutants 3 and 4 are left open.
   const MutantRunResult alone = run_mutants(f.request(0, "alone.jsonl"));
   const auto alone_kills = kills(alone.kill_matrix);
   ASSERT_EQ(alone_kills.size(), 4u);
   EXPECT_EQ(alone_kills[0], "m.cpp:1 negate_condition #1: test_m.py::test_f test_m.py::test_p1");
   EXPECT_EQ(alone_kills[1], "m.cpp:2 constant_replace #2: test_m.py::test_p2");
-  EXPECT_EQ(alone_kills[3], "m.cpp:1 delete_statement #4:");
   EXPECT_EQ(alone.batches, 0u);
 
   // A rerun reads everything back, batches included.
