@@ -208,55 +208,77 @@ void MutantRun::run_jobs(const std::vector<Job>& jobs) {
 }
 
 // A batch of tests in one pytest process; each reported case is journalled as its own
-// run, a baseline batch also with its time outside the cases.
+// run, a baseline batch also with its time outside the cases. When a mutant's batch
+// crashes or times out inside a case, that case crashed or timed out; after a crash the
+// others run again in a new batch. Cases a batch leaves unreported (a time-out, an end
+// without a report) are journalled as not run, so that a rerun does not try the batch
+// again, and then run one a process.
 void MutantRun::run_batch(const Job& job, const fs::path& dir) {
   fs::create_directories(dir);
   const fs::path report = dir / "junit.xml";
-  std::error_code ec;
-  fs::remove(report, ec);
-  ProcessSpec spec;
-  spec.argv = {"/bin/sh", "-c", batch_command_text(r_.pytest_template), "sh"};
   std::vector<std::string> names;
   for (const std::uint32_t t : job.batch) names.push_back(s_.tests()[t].name);
-  spec.argv.insert(spec.argv.end(), names.begin(), names.end());
+  const auto journal = [&](JournalRecord rec) {
+    journal_.append(rec);
+    remember(rec);
+  };
   const char* inherited = std::getenv("PYTEST_ADDOPTS");
-  spec.env_set.push_back("PYTEST_ADDOPTS=" + junit_addopts(inherited ? inherited : "", report.string()));
-  if (job.mutant > 0)
-    spec.env_set.push_back(r_.switch_variable + "=" + std::to_string(job.mutant));
-  else
-    spec.env_unset.push_back(r_.switch_variable);
-  spec.timeout = job.timeout;
-  spec.kill_grace = r_.kill_grace;
-  const ProcessResult run = run_process(spec, &stop_);
-  if (run.end == ProcessEnd::cancelled) return;
-  ++batches_;
-  if (r_.progress) r_.progress->test_done(false);
-  // A crash or time-out leaves no report, or one that cannot be trusted: the batch's
-  // tests then run one a process. A case the batch did not report is journalled as not
-  // run, so that a rerun does not try the batch again.
-  const auto cases = run.end == ProcessEnd::exited ? reported_cases(report, names)
-                                                    : std::map<std::string, PytestCaseResult>();
-  double inside = 0;
-  for (const std::uint32_t t : job.batch) {
-    const auto it = cases.find(s_.tests()[t].name);
-    JournalRecord rec{job.mutant, job.run, s_.tests()[t].name, Kind::not_run, 0, 0};
-    if (it != cases.end()) {
-      const PytestCaseResult& c = it->second;
-      inside += c.seconds;
-      rec.kind = c.kind;
-      rec.message_hash = c.kind == Kind::failed ? detail::message_hash(c.message) : 0;
-      rec.wall_ns = static_cast<std::uint64_t>(c.seconds * 1e9);
-      ++runs_;
+  for (;;) {
+    std::error_code ec;
+    fs::remove(report, ec);
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c", batch_command_text(r_.pytest_template), "sh"};
+    spec.argv.insert(spec.argv.end(), names.begin(), names.end());
+    spec.env_set.push_back("PYTEST_ADDOPTS=" + batch_addopts(inherited ? inherited : "", report.string()));
+    if (job.mutant > 0)
+      spec.env_set.push_back(r_.switch_variable + "=" + std::to_string(job.mutant));
+    else
+      spec.env_unset.push_back(r_.switch_variable);
+    spec.merge_stderr = false;  // stdout's last line names the case a crash ended in
+    spec.timeout = job.timeout;
+    spec.kill_grace = r_.kill_grace;
+    const ProcessResult run = run_process(spec, &stop_);
+    if (run.end == ProcessEnd::cancelled) return;
+    ++batches_;
+    // The shell running pytest reports pytest's death by a signal as an exit status;
+    // any end inside a case (an abort, a segfault, os._exit) is that case's crash.
+    const bool reported = run.end == ProcessEnd::exited && fs::exists(report, ec);
+    if (!reported && job.mutant > 0) {
+      if (const auto inside = unfinished_case(run.out, names)) {
+        journal({job.mutant, job.run, *inside,
+                 run.end == ProcessEnd::timed_out ? Kind::timed_out : Kind::crashed, 0, 0});
+        ++runs_;
+        std::erase(names, *inside);
+        // After a crash the rest runs again at once; after a time-out, which took the
+        // whole batch's time, one a process with their own limits.
+        if (run.end != ProcessEnd::timed_out && !names.empty()) continue;
+        for (const std::string& name : names) journal({job.mutant, job.run, name, Kind::not_run, 0, 0});
+        break;
+      }
     }
-    journal_.append(rec);
-    remember(rec);
+    const auto cases = run.end == ProcessEnd::exited ? reported_cases(report, names)
+                                                      : std::map<std::string, PytestCaseResult>();
+    double inside = 0;
+    for (const std::string& name : names) {
+      const auto it = cases.find(name);
+      JournalRecord rec{job.mutant, job.run, name, Kind::not_run, 0, 0};
+      if (it != cases.end()) {
+        const PytestCaseResult& c = it->second;
+        inside += c.seconds;
+        rec.kind = c.kind;
+        rec.message_hash = c.kind == Kind::failed ? detail::message_hash(c.message) : 0;
+        rec.wall_ns = static_cast<std::uint64_t>(c.seconds * 1e9);
+        ++runs_;
+      }
+      journal(rec);
+    }
+    if (job.mutant == 0) {
+      const double outside = std::max(0.0, std::chrono::duration<double>(run.wall).count() - inside);
+      journal({0, job.run, "", Kind::passed, 0, static_cast<std::uint64_t>(outside * 1e9)});
+    }
+    break;
   }
-  if (job.mutant == 0) {
-    const double outside = std::max(0.0, std::chrono::duration<double>(run.wall).count() - inside);
-    JournalRecord rec{0, job.run, "", Kind::passed, 0, static_cast<std::uint64_t>(outside * 1e9)};
-    journal_.append(rec);
-    remember(rec);
-  }
+  if (r_.progress) r_.progress->test_done(false);
 }
 
 // The batches running `tests` (in spectrum order) without a result of `run` yet. A

@@ -45,13 +45,24 @@ std::string batch_command_text(std::string_view command_template) {
   return text;
 }
 
-std::string junit_addopts(std::string_view inherited, const std::string& report) {
+std::string batch_addopts(std::string_view inherited, const std::string& report) {
   std::string quoted = "'";
   for (const char c : report) quoted += c == '\'' ? std::string("'\"'\"'") : std::string(1, c);
   quoted += "'";
   std::string out(inherited);
   if (!out.empty()) out += ' ';
-  return out + "--junitxml=" + quoted;
+  return out + "-v -v --junitxml=" + quoted;
+}
+
+std::optional<std::string> unfinished_case(std::string_view out, const std::vector<std::string>& node_ids) {
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.remove_suffix(1);
+  const auto nl = out.rfind('\n');
+  std::string_view line = nl == std::string_view::npos ? out : out.substr(nl + 1);
+  if (!line.ends_with(' ')) return std::nullopt;  // an outcome ends a finished case's line
+  while (line.ends_with(' ')) line.remove_suffix(1);
+  for (const std::string& id : node_ids)
+    if (line == id || (line.starts_with(id) && line.substr(id.size()).starts_with(" <- "))) return id;
+  return std::nullopt;
 }
 
 std::pair<std::string, std::string> junit_names(std::string_view node_id) {

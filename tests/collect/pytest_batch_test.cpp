@@ -1,6 +1,7 @@
 // pytest batches: the command line, the JUnit report, and run_mutants() with batches of
 // real pytest cases (Debian's /usr/bin/python3 -m pytest) that react to DLFL_MUTANT,
-// judged as one-a-process runs judge them, with crashes and time-outs run again alone.
+// judged as one-a-process runs judge them: a crash inside a case kills by that case and
+// the rest runs again batched; what a time-out leaves runs alone.
 #include "dlfl/collect/pytest_batch.h"
 
 #include <gtest/gtest.h>
@@ -38,8 +39,20 @@ TEST(PytestBatch, TheTemplatesPlaceholderBecomesEveryName) {
 }
 
 TEST(PytestBatch, TheReportPathIsOneWordForPytestsShlex) {
-  EXPECT_EQ(junit_addopts("", "/tmp/a b/junit.xml"), "--junitxml='/tmp/a b/junit.xml'");
-  EXPECT_EQ(junit_addopts("-x", "/tmp/it's.xml"), "-x --junitxml='/tmp/it'\"'\"'s.xml'");
+  EXPECT_EQ(batch_addopts("", "/tmp/a b/junit.xml"), "-v -v --junitxml='/tmp/a b/junit.xml'");
+  EXPECT_EQ(batch_addopts("-x", "/tmp/it's.xml"), "-x -v -v --junitxml='/tmp/it'\"'\"'s.xml'");
+}
+
+TEST(PytestBatch, VerboseOutputNamesTheCaseAProcessEndedIn) {
+  const std::vector<std::string> ids = {"t.py::test_a", "t.py::test_b[1]", "t.py::C::test_c"};
+  const std::string started = "============ test session starts ============\ncollected 3 items\n\n"
+                              "t.py::test_a PASSED                [ 33%]\n";
+  EXPECT_EQ(unfinished_case(started + "t.py::test_b[1] ", ids), "t.py::test_b[1]");
+  EXPECT_EQ(unfinished_case(started + "t.py::C::test_c <- base.py ", ids), "t.py::C::test_c");
+  EXPECT_EQ(unfinished_case(started, ids), std::nullopt);  // between cases
+  EXPECT_EQ(unfinished_case(started + "t.py::test_z ", ids), std::nullopt);
+  EXPECT_EQ(unfinished_case("t.py::test_a", ids), std::nullopt);  // no blank: not pytest's start of a case
+  EXPECT_EQ(unfinished_case("", ids), std::nullopt);
 }
 
 TEST(PytestBatch, TheJunitReportGivesEachCasesOutcome) {
@@ -159,16 +172,18 @@ TEST(PytestBatch, BatchesKillWhatRunsAloneKillAndCrashesRunAgainAlone) {
                                       "m.cpp:2 delete_statement #3: test_m.py::test_f", "m.cpp:1 delete_statement #4:"}));
   EXPECT_EQ(batched.killed, 3u);
   EXPECT_TRUE(batched.left_out.empty());
-  // Processes: two baseline batches; a batch a mutant (test_p3 runs no mutated line);
-  // mutant 1's crashed and mutant 2's timed out, so their 2 + 2 tests ran alone, each
-  // after two baseline runs alone.
-  EXPECT_EQ(batched.batches, 2u + 4u);
-  // Runs: 3 tests in each baseline batch, 2 in mutant 3's and 4's; alone, 3 tests twice
-  // for the baselines and 2 for each of mutants 1 and 2.
-  EXPECT_EQ(batched.runs, 2u * 3 + 2 + 2 + 3 * 2 + 2 + 2);
-  // Each process imports the test module once: 6 batches and 10 runs alone.
+  // Processes: two baseline batches; a batch a mutant (test_p3 runs no mutated line).
+  // Mutant 1's crashed inside test_p1 (after test_f passed), so test_f ran again in a
+  // second batch; mutant 2's timed out inside test_p2, so test_f ran alone, after two
+  // baseline runs alone.
+  EXPECT_EQ(batched.batches, 2u + 1 + 1 + 1 + 1 + 1);
+  // Runs: 3 tests in each baseline batch; test_p1 crashed and test_f in mutant 1's; test_p2
+  // timed out in mutant 2's; 2 in mutant 3's and 4's; alone, test_f's baselines and its
+  // run with mutant 2.
+  EXPECT_EQ(batched.runs, 2u * 3 + 2 + 1 + 2 + 2 + 2 + 1);
+  // Each process imports the test module once: 7 batches and 3 runs alone.
   const std::string log = slurp(f.dir / "ran.log");
-  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 16);
+  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 10);
 
   // One a process: the same verdict, crash and time-out kills. test_f's message there is
   // the end of pytest's output with its timing ("1 failed in 0.05s"): where the two

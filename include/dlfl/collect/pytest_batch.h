@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,10 +22,18 @@ namespace dlfl::collect {
 // `$(...)`, backquotes, `${...}` or arithmetic "$@" would not give one argument a name).
 std::string batch_command_text(std::string_view command_template);
 
-// The PYTEST_ADDOPTS value that makes pytest write its JUnit report to `report` (placed
-// after `inherited`, the caller's own PYTEST_ADDOPTS, if any). pytest reads the variable
-// with shlex, so the path is single-quoted for it.
-std::string junit_addopts(std::string_view inherited, const std::string& report);
+// The PYTEST_ADDOPTS value for a batch (after `inherited`, the caller's own
+// PYTEST_ADDOPTS, if any): two -v, so that a -q of the command still leaves pytest
+// naming each case as it starts (unfinished_case), and the JUnit report written to
+// `report`. pytest reads the variable with shlex, so the path is single-quoted for it.
+std::string batch_addopts(std::string_view inherited, const std::string& report);
+
+// The case a pytest process was inside when it ended (a crash, a time-out): verbose
+// pytest writes a case's node id when the case starts and its outcome on the same line
+// when it ends, so stdout whose last line is one of `node_ids` and a blank (or the id
+// and " <- FILE", for a test defined in another file) ended inside that case. nullopt
+// otherwise (pytest ended between cases, before any, or was not verbose).
+std::optional<std::string> unfinished_case(std::string_view out, const std::vector<std::string>& node_ids);
 
 // One case in a pytest JUnit report.
 struct PytestCaseResult {
