@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "dlfl/spectrum.h"
 
@@ -34,6 +35,16 @@ inline CommandResult run_shell(const std::string& command) {
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+// A kill matrix (mutant_runner.h) as "mutant: killing tests" lines, one per mutant.
+inline std::vector<std::string> kill_lines(const Spectrum& k) {
+  std::vector<std::string> out(k.element_count());
+  for (std::size_t m = 0; m < k.element_count(); ++m) {
+    out[m] = k.element_name(m) + ":";
+    for (const std::uint32_t t : k.coverage().tests_of(m)) out[m] += " " + k.tests()[t].name;
+  }
+  return out;
 }
 
 // Index of the test named `name`, or -1.

@@ -5,12 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include "../support/test_files.h"
+#include "collect_test_support.h"
 #include "dlfl/error.h"
 
 namespace dlfl::collect {
 namespace {
 
+using dlfl::testing::kill_lines;
 using dlfl::testing::slurp;
 using dlfl::testing::TempDir;
 
@@ -69,16 +70,6 @@ struct Fixture {
   }
 };
 
-// The kill matrix as "mutant: killing tests" lines.
-std::vector<std::string> kills(const Spectrum& k) {
-  std::vector<std::string> out(k.element_count());
-  for (std::size_t m = 0; m < k.element_count(); ++m) {
-    out[m] = k.element_name(m) + ":";
-    for (const std::uint32_t t : k.coverage().tests_of(m)) out[m] += " " + k.tests()[t].name;
-  }
-  return out;
-}
-
 TEST(MutantRunner, KillsByVerdictMessageCrashAndTimeOut) {
   Fixture f;
   MutantRunRequest r = f.request();
@@ -86,7 +77,7 @@ TEST(MutantRunner, KillsByVerdictMessageCrashAndTimeOut) {
   r.warn = [&](std::string_view w) { warnings.emplace_back(w); };
   const MutantRunResult result = run_mutants(r);
   ASSERT_FALSE(result.interrupted);
-  EXPECT_EQ(kills(result.kill_matrix), (std::vector<std::string>{"a.cpp:1 negate_condition #1: f1 p1",
+  EXPECT_EQ(kill_lines(result.kill_matrix), (std::vector<std::string>{"a.cpp:1 negate_condition #1: f1 p1",
                                                                  "a.cpp:2 constant_replace #2: p2",
                                                                  "a.cpp:2 delete_statement #3: f1"}));
   EXPECT_EQ(result.killed, 3u);
@@ -114,7 +105,7 @@ TEST(MutantRunner, ARerunReadsTheJournalBack) {
   EXPECT_EQ(second.runs, 0u);
   EXPECT_EQ(second.reused, first.runs);
   EXPECT_EQ(slurp(f.dir / "ran"), ran);  // nothing ran again
-  EXPECT_EQ(kills(second.kill_matrix), kills(first.kill_matrix));
+  EXPECT_EQ(kill_lines(second.kill_matrix), kill_lines(first.kill_matrix));
 }
 
 TEST(MutantRunner, AJournalCutShortResumesAndAnotherSchemataIsRefused) {
@@ -126,7 +117,7 @@ TEST(MutantRunner, AJournalCutShortResumesAndAnotherSchemataIsRefused) {
   dlfl::testing::write_text(f.dir / "journal.jsonl", journal);
   const MutantRunResult resumed = run_mutants(f.request());
   EXPECT_EQ(resumed.runs, 1u);
-  EXPECT_EQ(kills(resumed.kill_matrix), kills(first.kill_matrix));
+  EXPECT_EQ(kill_lines(resumed.kill_matrix), kill_lines(first.kill_matrix));
 
   MutantRunRequest other = f.request();
   other.schemata_digest = 7;
