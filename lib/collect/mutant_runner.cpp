@@ -34,6 +34,9 @@ using Kind = TestOutcome::Kind;
 // Journal run numbers (kill_journal.h).
 constexpr std::uint32_t kMutantRun = 0, kBatchMutantRun = 3;
 constexpr std::uint32_t kBaselineRuns[2] = {1, 2}, kBatchBaselineRuns[2] = {4, 5};
+// A batch that crashed inside a case runs the rest again batched at most this often; then
+// the rest runs one a process, which costs no more than the cases' own runs.
+constexpr std::size_t kMaxBatchCrashes = 8;
 
 struct Job {
   std::uint32_t mutant = 0;  // 0: baseline
@@ -209,10 +212,11 @@ void MutantRun::run_jobs(const std::vector<Job>& jobs) {
 
 // A batch of tests in one pytest process; each reported case is journalled as its own
 // run, a baseline batch also with its time outside the cases. When a mutant's batch
-// crashes or times out inside a case, that case crashed or timed out; after a crash the
-// others run again in a new batch. Cases a batch leaves unreported (a time-out, an end
-// without a report) are journalled as not run, so that a rerun does not try the batch
-// again, and then run one a process.
+// crashes or times out inside a case, that case crashed or timed out, and the cases the
+// output says passed before it passed; after a crash the others run again in a new
+// batch. Cases a batch leaves unreported (a time-out, an end without a report) are
+// journalled as not run, so that a rerun does not try the batch again, and then run one
+// a process.
 void MutantRun::run_batch(const Job& job, const fs::path& dir) {
   fs::create_directories(dir);
   const fs::path report = dir / "junit.xml";
@@ -223,6 +227,7 @@ void MutantRun::run_batch(const Job& job, const fs::path& dir) {
     remember(rec);
   };
   const char* inherited = std::getenv("PYTEST_ADDOPTS");
+  std::size_t crashes = 0;
   for (;;) {
     std::error_code ec;
     fs::remove(report, ec);
@@ -249,9 +254,15 @@ void MutantRun::run_batch(const Job& job, const fs::path& dir) {
                  run.end == ProcessEnd::timed_out ? Kind::timed_out : Kind::crashed, 0, 0});
         ++runs_;
         std::erase(names, *inside);
-        // After a crash the rest runs again at once; after a time-out, which took the
-        // whole batch's time, one a process with their own limits.
-        if (run.end != ProcessEnd::timed_out && !names.empty()) continue;
+        for (const std::string& done : passed_cases(run.out, names)) {
+          journal({job.mutant, job.run, done, Kind::passed, 0, 0});
+          ++runs_;
+          std::erase(names, done);
+        }
+        // After a crash the rest runs again at once, up to kMaxBatchCrashes times (a
+        // mutant that crashes case after case costs a batch a crash); after a time-out,
+        // which took the whole batch's time, one a process with their own limits.
+        if (run.end != ProcessEnd::timed_out && !names.empty() && ++crashes < kMaxBatchCrashes) continue;
         for (const std::string& name : names) journal({job.mutant, job.run, name, Kind::not_run, 0, 0});
         break;
       }

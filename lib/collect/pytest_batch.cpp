@@ -5,6 +5,8 @@
 
 #include <pugixml.hpp>
 
+#include <set>
+
 #include "dlfl/collect/shell_quoting.h"
 #include "dlfl/error.h"
 
@@ -63,6 +65,29 @@ std::optional<std::string> unfinished_case(std::string_view out, const std::vect
   for (const std::string& id : node_ids)
     if (line == id || (line.starts_with(id) && line.substr(id.size()).starts_with(" <- "))) return id;
   return std::nullopt;
+}
+
+std::vector<std::string> passed_cases(std::string_view out, const std::vector<std::string>& node_ids) {
+  std::set<std::string_view> ids(node_ids.begin(), node_ids.end());
+  std::vector<std::string> passed;
+  while (!out.empty()) {
+    const auto nl = out.find('\n');
+    std::string_view line = out.substr(0, nl);
+    out = nl == std::string_view::npos ? std::string_view() : out.substr(nl + 1);
+    // "ID PASSED   [ 12%]", or "ID <- FILE PASSED ..." for a test defined elsewhere.
+    for (const char* word : {" PASSED", " SKIPPED", " XFAIL", " XPASS"}) {
+      const auto at = line.find(word);
+      if (at == std::string_view::npos) continue;
+      std::string_view id = line.substr(0, at);
+      if (const auto from = id.find(" <- "); from != std::string_view::npos) id = id.substr(0, from);
+      if (const auto it = ids.find(id); it != ids.end()) {
+        passed.emplace_back(*it);
+        ids.erase(it);
+      }
+      break;
+    }
+  }
+  return passed;
 }
 
 std::pair<std::string, std::string> junit_names(std::string_view node_id) {

@@ -1,7 +1,8 @@
 // pytest batches: the command line, the JUnit report, and run_mutants() with batches of
 // real pytest cases (Debian's /usr/bin/python3 -m pytest) that react to DLFL_MUTANT,
-// judged as one-a-process runs judge them: a crash inside a case kills by that case and
-// the rest runs again batched; what a time-out leaves runs alone.
+// judged as one-a-process runs judge them: a crash inside a case kills by that case, the
+// cases that passed before it are done and the rest runs again batched; what a time-out
+// leaves runs alone.
 #include "dlfl/collect/pytest_batch.h"
 
 #include <gmock/gmock.h>
@@ -57,6 +58,17 @@ TEST(PytestBatch, VerboseOutputNamesTheCaseAProcessEndedIn) {
   EXPECT_EQ(unfinished_case("", ids), std::nullopt);
 }
 
+TEST(PytestBatch, VerboseOutputNamesTheCasesThatPassed) {
+  const std::vector<std::string> ids = {"t.py::test_a", "t.py::test_b[1]", "t.py::C::test_c", "t.py::test_d"};
+  const std::string out = "t.py::test_a PASSED                [ 25%]\n"
+                          "t.py::test_b[1] FAILED             [ 50%]\n"
+                          "t.py::C::test_c <- base.py SKIPPED (no GPU) [ 75%]\n"
+                          "t.py::test_x PASSED                [ 80%]\n"
+                          "t.py::test_d ";
+  EXPECT_EQ(passed_cases(out, ids), (std::vector<std::string>{"t.py::test_a", "t.py::C::test_c"}));
+  EXPECT_TRUE(passed_cases("", ids).empty());
+}
+
 TEST(PytestBatch, TheJunitReportGivesEachCasesOutcome) {
   const std::string xml = R"(<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest">
     <testcase classname="t" name="test_ok" time="0.25"/>
@@ -88,7 +100,8 @@ bool have_pytest() { return std::system("/usr/bin/python3 -m pytest --version >/
 
 // Lines m.cpp:1 and m.cpp:2. test_f fails and runs both; test_p1 runs line 1; test_p2
 // line 2; test_p3 neither. Mutant 1 makes test_f pass and test_p1 crash the interpreter,
-// mutant 2 makes test_p2 hang, mutant 3 changes test_f's message, mutant 4 kills nothing.
+// mutant 2 makes test_p2 hang, mutant 3 changes test_f's message, mutant 4 kills nothing,
+// mutant 5 crashes test_p1 only.
 struct PytestFixture {
   TempDir dir{"pytest-batch"};
   Spectrum spectrum;
@@ -103,7 +116,7 @@ def test_f():
         raise AssertionError("changed" if M == "3" else "same")
 
 def test_p1():
-    if M == "1":
+    if M in ("1", "5"):
         os.abort()
 
 def test_p2():
@@ -131,7 +144,8 @@ def test_p3():
     r.mutants = {{1, "m.cpp", 1, "negate_condition", "f"},
                  {2, "m.cpp", 2, "constant_replace", "f"},
                  {3, "m.cpp", 2, "delete_statement", "f"},
-                 {4, "m.cpp", 1, "delete_statement", "f"}};
+                 {4, "m.cpp", 1, "delete_statement", "f"},
+                 {5, "m.cpp", 1, "unary_delete", "f"}};
     std::vector<std::string> names;
     for (const auto& t : spectrum.tests()) names.push_back(t.name);
     r.tests = make_template_commands(names, command());
@@ -148,7 +162,7 @@ def test_p3():
   }
 };
 
-TEST(PytestBatch, BatchesKillWhatRunsAloneKillAndCrashesRunAgainAlone) {
+TEST(PytestBatch, BatchesKillAsRunsAloneDoAndACrashNamesItsCase) {
   if (!have_pytest()) GTEST_SKIP() << "/usr/bin/python3 -m pytest is not installed (Debian: python3-pytest)";
   PytestFixture f;
   std::vector<std::string> warnings;
@@ -162,29 +176,31 @@ TEST(PytestBatch, BatchesKillWhatRunsAloneKillAndCrashesRunAgainAlone) {
   EXPECT_EQ(kill_lines(batched.kill_matrix),
             (std::vector<std::string>{"m.cpp:1 negate_condition #1: test_m.py::test_f test_m.py::test_p1",
                                       "m.cpp:2 constant_replace #2: test_m.py::test_p2",
-                                      "m.cpp:2 delete_statement #3: test_m.py::test_f", "m.cpp:1 delete_statement #4:"}));
-  EXPECT_EQ(batched.killed, 3u);
+                                      "m.cpp:2 delete_statement #3: test_m.py::test_f", "m.cpp:1 delete_statement #4:",
+                                      "m.cpp:1 unary_delete #5: test_m.py::test_p1"}));
+  EXPECT_EQ(batched.killed, 4u);
   EXPECT_TRUE(batched.left_out.empty());
   // Processes: two baseline batches; a batch a mutant (test_p3 runs no mutated line).
-  // Mutant 1's crashed inside test_p1 (after test_f passed), so test_f ran again in a
-  // second batch; mutant 2's timed out inside test_p2, so test_f ran alone, after two
-  // baseline runs alone.
-  EXPECT_EQ(batched.batches, 2u + 1 + 1 + 1 + 1 + 1);
-  // Runs: 3 tests in each baseline batch; test_p1 crashed and test_f in mutant 1's; test_p2
-  // timed out in mutant 2's; 2 in mutant 3's and 4's; alone, test_f's baselines and its
-  // run with mutant 2.
-  EXPECT_EQ(batched.runs, 2u * 3 + 2 + 1 + 2 + 2 + 2 + 1);
-  // Each process imports the test module once: 7 batches and 3 runs alone.
+  // Mutant 1's crashed inside test_p1 after the output said test_f PASSED, so nothing ran
+  // again; mutant 2's timed out inside test_p2, so test_f ran alone, after two baseline
+  // runs alone. Mutant 5's crashed inside test_p1 after test_f FAILED, whose message
+  // only a report has, so test_f ran again in a second batch.
+  EXPECT_EQ(batched.batches, 2u + 1 + 1 + 1 + 1 + 2);
+  // Runs: 3 tests in each baseline batch; test_f passed and test_p1 crashed in mutant 1's;
+  // test_p2 timed out in mutant 2's; 2 in mutant 3's and 4's; alone, test_f's baselines
+  // and its run with mutant 2; test_p1 crashed and test_f failed in mutant 5's two.
+  EXPECT_EQ(batched.runs, 2u * 3 + 2 + 1 + 2 + 2 + 2 + 1 + 2);
+  // Each process imports the test module once: 8 batches and 3 runs alone.
   const std::string log = slurp(f.dir / "ran.log");
-  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 10);
+  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 11);
 
   // One a process: the same verdict, crash and time-out kills. test_f's message there is
   // the end of pytest's output with its timing ("1 failed in 0.05s"): where the two
   // baseline runs happen to share it, any mutant run with another timing kills by
-  // message, so test_f's kills of mutants 2 to 4 are left open.
+  // message, so test_f's kills of mutants 2 to 5 are left open.
   const MutantRunResult alone = run_mutants(f.request(0, "alone.jsonl"));
   const auto alone_kills = kill_lines(alone.kill_matrix);
-  ASSERT_EQ(alone_kills.size(), 4u);
+  ASSERT_EQ(alone_kills.size(), 5u);
   EXPECT_EQ(alone_kills[0], "m.cpp:1 negate_condition #1: test_m.py::test_f test_m.py::test_p1");
   EXPECT_THAT(alone_kills[1], ::testing::EndsWith(" test_m.py::test_p2"));
   EXPECT_EQ(alone.batches, 0u);

@@ -35,6 +35,11 @@ std::string batch_addopts(std::string_view inherited, const std::string& report)
 // otherwise (pytest ended between cases, before any, or was not verbose).
 std::optional<std::string> unfinished_case(std::string_view out, const std::vector<std::string>& node_ids);
 
+// The cases of `node_ids` that verbose pytest output says passed ("ID PASSED", and
+// SKIPPED, XFAIL and XPASS, which pass a lone case too): after a crash these need not run
+// again, while a failed case's message is only in the report the crash prevented.
+std::vector<std::string> passed_cases(std::string_view out, const std::vector<std::string>& node_ids);
+
 // One case in a pytest JUnit report.
 struct PytestCaseResult {
   TestOutcome::Kind kind = TestOutcome::Kind::passed;  // passed or failed only
