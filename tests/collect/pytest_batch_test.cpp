@@ -212,6 +212,49 @@ TEST(PytestBatch, BatchesKillAsRunsAloneDoAndACrashNamesItsCase) {
   EXPECT_EQ(kill_lines(again.kill_matrix), kill_lines(batched.kill_matrix));
 }
 
+// A mutant that crashes every case: after 8 crashes the batch's rest runs one a process.
+TEST(PytestBatch, AMutantThatCrashesCaseAfterCaseEndsUpRunningAlone) {
+  if (!have_pytest()) GTEST_SKIP() << "/usr/bin/python3 -m pytest is not installed (Debian: python3-pytest)";
+  TempDir dir{"pytest-batch-crashes"};
+  testing::write_text(dir / "test_c.py", R"(import os, pytest
+@pytest.mark.parametrize("i", range(10))
+def test_c(i):
+    if os.environ.get("DLFL_MUTANT") == "1":
+        os.abort()
+
+def test_f():
+    assert False
+)");
+  SpectrumBuilder b;
+  b.add_element("c.cpp", 1);
+  std::vector<std::string> names = {"test_c.py::test_f"};
+  b.add_test(TestCase::fail(names[0]), {0});
+  for (int i = 0; i < 10; ++i) {
+    names.push_back("test_c.py::test_c[" + std::to_string(i) + "]");
+    b.add_test(TestCase::pass(names.back()), {0});
+  }
+  const Spectrum spectrum = std::move(b).finish();
+  const std::string command = "cd '" + dir.path().string() + "' && /usr/bin/python3 -m pytest -q -p no:cacheprovider {}";
+  MutantRunRequest r;
+  r.spectrum = &spectrum;
+  r.mutants = {{1, "c.cpp", 1, "delete_statement", "f"}};
+  r.tests = make_template_commands(names, command);
+  r.pytest_template = command;
+  r.pytest_batch = 20;
+  r.journal = dir / "journal.jsonl";
+  r.scratch = dir / "scratch";
+  r.jobs = 2;
+  const MutantRunResult result = run_mutants(r);
+  // test_f fails first in every batch, then a case crashes: 8 batches, each naming one
+  // crashed case; test_f and the last two cases then run alone (with their baselines).
+  EXPECT_EQ(result.batches, 2u + 8);
+  EXPECT_EQ(result.runs, 2u * 11 + 8 + 3 * 2 + 3);
+  const auto lines = kill_lines(result.kill_matrix);
+  ASSERT_EQ(lines.size(), 1u);
+  for (int i = 0; i < 10; ++i) EXPECT_THAT(lines[0], ::testing::HasSubstr("test_c[" + std::to_string(i) + "]"));
+  EXPECT_THAT(lines[0], ::testing::Not(::testing::HasSubstr("test_f")));
+}
+
 TEST(PytestBatch, ACommandThatWritesNoReportRunsEachTestAlone) {
   TempDir dir{"pytest-batch-none"};
   SpectrumBuilder b;
