@@ -58,17 +58,7 @@ struct Baseline {
 // or with one that is not pytest's or is over kMaxJunitReportBytes.
 std::map<std::string, PytestCaseResult> reported_cases(const fs::path& path, const std::vector<std::string>& names) {
   try {
-    io::InputFile file(path);
-    if (file.size() > kMaxJunitReportBytes) return {};
-    std::string xml(file.size(), '\0');
-    std::size_t got = 0;
-    while (got < xml.size()) {
-      const std::size_t n = file.read(xml.data() + got, xml.size() - got);
-      if (n == 0) break;
-      got += n;
-    }
-    xml.resize(got);
-    return parse_pytest_junit(xml, names, path.string());
+    return parse_pytest_junit(io::read_file_bytes(path, kMaxJunitReportBytes, "JUnit report"), names, path.string());
   } catch (const Error&) {
     return {};
   }
@@ -77,7 +67,10 @@ std::map<std::string, PytestCaseResult> reported_cases(const fs::path& path, con
 class MutantRun {
  public:
   explicit MutantRun(const MutantRunRequest& r)
-      : r_(r), s_(*r.spectrum), journal_(r.journal, r.schemata_digest) {
+      : r_(r),
+        s_(*r.spectrum),
+        journal_(r.journal, r.schemata_digest),
+        batch_text_(r.pytest_batch > 0 ? batch_command_text(r.pytest_template) : std::string()) {
     for (const TestCommand& t : r.tests) commands_.emplace(t.name, &t);
     for (const JournalRecord& rec : journal_.recorded()) remember(rec);
     reused_ = journal_.recorded().size();
@@ -121,6 +114,7 @@ class MutantRun {
   const Spectrum& s_;
   detail::KillJournal journal_;
   std::map<std::string, const TestCommand*> commands_;
+  std::string batch_text_;  // the /bin/sh command line of a pytest batch (batch_command_text)
   std::mutex results_mutex_;
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::string>, JournalRecord> results_;
   std::uint64_t batch_startup_ns_ = 0;  // the slowest baseline batch's time outside its cases
@@ -232,7 +226,7 @@ void MutantRun::run_batch(const Job& job, const fs::path& dir) {
     std::error_code ec;
     fs::remove(report, ec);
     ProcessSpec spec;
-    spec.argv = {"/bin/sh", "-c", batch_command_text(r_.pytest_template), "sh"};
+    spec.argv = {"/bin/sh", "-c", batch_text_, "sh"};
     spec.argv.insert(spec.argv.end(), names.begin(), names.end());
     spec.env_set.push_back("PYTEST_ADDOPTS=" + batch_addopts(inherited ? inherited : "", report.string()));
     if (job.mutant > 0)
@@ -495,7 +489,8 @@ MutantRunResult run_mutants(const MutantRunRequest& request) {
     if (m.number == 0) throw Error(m.file, m.line, "mutant number 0 is the original program");
   if (request.pytest_batch > 0) {
     if (request.pytest_template.empty()) throw Error("pytest batches need the test command template");
-    batch_command_text(request.pytest_template);  // throws for a {} that cannot take several names
+    // A {} that cannot take several names fails before the journal is opened.
+    batch_command_text(request.pytest_template);
   }
   return MutantRun(request).run();
 }
